@@ -1,0 +1,32 @@
+/**
+ * The typed failures of the animal catalogue. Adapters turn them into HTTP answers; nothing here
+ * knows about status codes.
+ */
+import { Schema } from "effect"
+import { PetId } from "./PetId.js"
+
+export class PetNotFound extends Schema.TaggedError<PetNotFound>()("PetNotFound", { petId: PetId }) {}
+
+/** `GET /pets/{petId}` after its removal date. */
+export class GetPetRemoved extends Schema.TaggedError<GetPetRemoved>()("GetPetRemoved", {}) {}
+
+export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReused>()(
+  "IdempotencyKeyReused",
+  {}
+) {}
+
+export class IdempotencyRequestInFlight extends Schema.TaggedError<IdempotencyRequestInFlight>()(
+  "IdempotencyRequestInFlight",
+  {}
+) {}
+
+export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unauthenticated", {
+  /** Whether a token was presented at all (RFC 6750 then adds `error="invalid_token"`). */
+  tokenPresented: Schema.Boolean
+}) {}
+
+/** Storage could not answer (unreachable, timed out, or returned something unreadable). */
+export class StorageError extends Schema.TaggedError<StorageError>()("StorageError", {
+  operation: Schema.String,
+  cause: Schema.Defect
+}) {}

@@ -1,0 +1,24 @@
+/**
+ * Port: the memory of idempotency keys.
+ */
+import type { Effect } from "effect"
+import { Context } from "effect"
+import type { StorageError } from "./Errors.js"
+import type { IdempotencyDecision, IdempotencyScope } from "./Idempotency.js"
+
+export class IdempotencyRepository extends Context.Tag("@petstore/domain/IdempotencyRepository")<
+  IdempotencyRepository,
+  {
+    /**
+     * Atomically reads what is stored under the scope, applies `decideIdempotency`, and when the
+     * decision is `Proceed` stores an in-flight reservation with this fingerprint.
+     */
+    readonly reserve: (
+      scope: IdempotencyScope,
+      fingerprint: string,
+      now: Date
+    ) => Effect.Effect<IdempotencyDecision, StorageError>
+    /** Drops an unfinished reservation, so that a retry after a failure can proceed. */
+    readonly release: (scope: IdempotencyScope) => Effect.Effect<void, StorageError>
+  }
+>() {}

@@ -1,0 +1,84 @@
+/**
+ * The animal catalogue's use cases, written against the ports only.
+ */
+import { Clock, Effect, Option } from "effect"
+import type { Caller } from "./Authentication.js"
+import {
+  GetPetRemoved,
+  IdempotencyKeyReused,
+  IdempotencyRequestInFlight,
+  PetNotFound,
+  type StorageError
+} from "./Errors.js"
+import { currentGetPetAvailability } from "./GetPetLifecycle.js"
+import type { IdempotencyKey, IdempotencyScope } from "./Idempotency.js"
+import { IdempotencyRepository } from "./IdempotencyRepository.js"
+import type { NewPet, Pet } from "./Pet.js"
+import type { PetId } from "./PetId.js"
+import type { PetPage, PetQuery } from "./PetQuery.js"
+import { PetRepository } from "./PetRepository.js"
+
+/**
+ * What makes two creation requests "the same body": the fields that are stored, in a fixed order.
+ * Unknown fields are ignored by the API, so they do not count either.
+ */
+export const newPetFingerprint = (pet: NewPet): string =>
+  JSON.stringify([pet.name, pet.categoryId, pet.status ?? null])
+
+export interface CreatedPet {
+  readonly pet: Pet
+  /** True when this answer replays an earlier request with the same idempotency key. */
+  readonly replayed: boolean
+}
+
+export const listPets = (query: PetQuery): Effect.Effect<PetPage, StorageError, PetRepository> =>
+  Effect.flatMap(PetRepository, (pets) => pets.list(query))
+
+export const getPet = (
+  id: PetId
+): Effect.Effect<Pet, PetNotFound | GetPetRemoved | StorageError, PetRepository> =>
+  Effect.gen(function* () {
+    if ((yield* currentGetPetAvailability) === "removed") return yield* new GetPetRemoved()
+    const pets = yield* PetRepository
+    const found = yield* pets.findById(id)
+    if (Option.isNone(found)) return yield* new PetNotFound({ petId: id })
+    return found.value
+  })
+
+export const createPet = (
+  caller: Caller,
+  pet: NewPet,
+  idempotencyKey: Option.Option<IdempotencyKey>
+): Effect.Effect<
+  CreatedPet,
+  IdempotencyKeyReused | IdempotencyRequestInFlight | StorageError,
+  PetRepository | IdempotencyRepository
+> =>
+  Effect.gen(function* () {
+    const pets = yield* PetRepository
+    if (Option.isNone(idempotencyKey)) {
+      return { pet: yield* pets.create(pet, Option.none()), replayed: false }
+    }
+    const scope: IdempotencyScope = { account: caller.account, key: idempotencyKey.value }
+    const keys = yield* IdempotencyRepository
+    const now = new Date(yield* Clock.currentTimeMillis)
+    const decision = yield* keys.reserve(scope, newPetFingerprint(pet), now)
+    switch (decision._tag) {
+      case "KeyReused":
+        return yield* new IdempotencyKeyReused()
+      case "InFlight":
+        return yield* new IdempotencyRequestInFlight()
+      case "Replay": {
+        const original = yield* pets.findById(decision.petId)
+        // Animals are never deleted, so the original is there; if storage lost it, create afresh.
+        if (Option.isSome(original)) return { pet: original.value, replayed: true }
+        break
+      }
+      case "Proceed":
+        break
+    }
+    const created = yield* pets
+      .create(pet, Option.some(scope))
+      .pipe(Effect.onError(() => keys.release(scope).pipe(Effect.ignore)))
+    return { pet: created, replayed: false }
+  })

@@ -1,0 +1,38 @@
+/**
+ * The name of an animal: 1 to 200 characters, not blank, no control characters. It is stored and
+ * returned exactly as sent (no trimming, no normalisation).
+ */
+import { Schema } from "effect"
+
+export const petNameMaxLength = 200
+
+// C0 controls, DEL and C1 controls: invisible in listings and dangerous in logs.
+const controlCharacter = /[\u0000-\u001F\u007F-\u009F]/u
+
+/** Length in characters (Unicode code points), as a person counts them, not UTF-16 units. */
+export const characterLength = (text: string): number => {
+  let count = 0
+  for (const _ of text) count++
+  return count
+}
+
+export const petNameProblem = (name: string): string | undefined => {
+  const length = characterLength(name)
+  if (length < 1 || length > petNameMaxLength) return `must be 1 to ${petNameMaxLength} characters`
+  if (name.trim().length === 0) return "must not be blank"
+  if (controlCharacter.test(name)) return "must not contain control characters"
+  return undefined
+}
+
+export const PetName = Schema.String.annotations({
+  message: () => ({ message: "must be a string", override: true })
+}).pipe(
+  Schema.filter((name) => petNameProblem(name) ?? true),
+  Schema.brand("PetName"),
+  Schema.annotations({
+    identifier: "PetName",
+    description: "The animal's name: 1 to 200 characters, not blank, no control characters.",
+    jsonSchema: { type: "string", minLength: 1, maxLength: petNameMaxLength }
+  })
+)
+export type PetName = typeof PetName.Type
