@@ -1,1 +1,1 @@
-export { default } from "@petstore/vitest-config"
+export { default } from "../../tooling/vitest/vitest.shared.ts"

@@ -11,13 +11,17 @@ import { AccountName } from "./Account.js"
 /** Every generated key starts with this, so a leaked key is recognisable by secret scanners. */
 export const apiKeyPrefix = "pk_live_"
 
-export const ApiKeyId = Schema.String.pipe(Schema.pattern(/^key_[0-9a-f]{16}$/), Schema.brand("ApiKeyId"))
-  .annotations({ identifier: "ApiKeyId" })
+export const ApiKeyId = Schema.String.pipe(
+  Schema.pattern(/^key_[0-9a-f]{16}$/),
+  Schema.brand("ApiKeyId")
+).annotations({ identifier: "ApiKeyId" })
 export type ApiKeyId = typeof ApiKeyId.Type
 
 /** A SHA-256 digest, lower-case hex. */
-export const ApiKeyHash = Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/), Schema.brand("ApiKeyHash"))
-  .annotations({ identifier: "ApiKeyHash" })
+export const ApiKeyHash = Schema.String.pipe(
+  Schema.pattern(/^[0-9a-f]{64}$/),
+  Schema.brand("ApiKeyHash")
+).annotations({ identifier: "ApiKeyHash" })
 export type ApiKeyHash = typeof ApiKeyHash.Type
 
 /**

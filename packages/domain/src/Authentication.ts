@@ -1,7 +1,7 @@
 /**
  * Who is calling: turns the bearer token of a request into the account that owns it.
  */
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import type { AccountName } from "./Account.js"
 import { constantTimeEquals, hashApiKeyToken, isWellFormedBearerToken } from "./ApiKey.js"
 import { ApiKeyRepository } from "./ApiKeyRepository.js"
@@ -26,7 +26,8 @@ export const authenticate = (
   authorizationHeader: string | undefined
 ): Effect.Effect<Caller, Unauthenticated | StorageError, ApiKeyRepository> =>
   Effect.gen(function* () {
-    const tokenPresented = authorizationHeader !== undefined && authorizationHeader.trim() !== ""
+    // RFC 6750 §3.1: only a bearer credential that was sent and refused earns `invalid_token`.
+    const tokenPresented = authorizationHeader !== undefined && /^Bearer +\S/i.test(authorizationHeader)
     const token = bearerTokenFromHeader(authorizationHeader)
     if (Option.isNone(token)) return yield* new Unauthenticated({ tokenPresented })
     const hash = yield* hashApiKeyToken(token.value)
@@ -35,9 +36,6 @@ export const authenticate = (
     if (Option.isNone(found) || !constantTimeEquals(found.value.hash, hash)) {
       return yield* new Unauthenticated({ tokenPresented: true })
     }
-    if (Option.isSome(found.value.revokedAt)) {
-      const now = yield* Clock.currentTimeMillis
-      if (found.value.revokedAt.value.getTime() <= now) return yield* new Unauthenticated({ tokenPresented: true })
-    }
+    if (Option.isSome(found.value.revokedAt)) return yield* new Unauthenticated({ tokenPresented: true })
     return { account: found.value.account }
   })

@@ -55,7 +55,9 @@ export const decideIdempotency = (
   const age = nowMillis - record.createdAt.getTime()
   if (Option.isSome(record.petId)) {
     if (age >= Duration.toMillis(idempotencyRetention)) return proceed
-    return record.fingerprint === fingerprint ? { _tag: "Replay", petId: record.petId.value } : { _tag: "KeyReused" }
+    return record.fingerprint === fingerprint
+      ? { _tag: "Replay", petId: record.petId.value }
+      : { _tag: "KeyReused" }
   }
   if (age >= Duration.toMillis(idempotencyInFlightLease)) return proceed
   return record.fingerprint === fingerprint ? { _tag: "InFlight" } : { _tag: "KeyReused" }

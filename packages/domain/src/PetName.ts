@@ -7,7 +7,7 @@ import { Schema } from "effect"
 export const petNameMaxLength = 200
 
 // C0 controls, DEL and C1 controls: invisible in listings and dangerous in logs.
-const controlCharacter = /[\u0000-\u001F\u007F-\u009F]/u
+const controlCharacter = /\p{Cc}/u
 
 /** Length in characters (Unicode code points), as a person counts them, not UTF-16 units. */
 export const characterLength = (text: string): number => {

@@ -16,7 +16,10 @@ export class PetRepository extends Context.Tag("@petstore/domain/PetRepository")
      * Stores a new animal (status defaulted) and assigns its id. With an idempotency scope, the
      * reservation under that scope is completed with the new id atomically with the insert.
      */
-    readonly create: (pet: NewPet, idempotency: Option.Option<IdempotencyScope>) => Effect.Effect<Pet, StorageError>
+    readonly create: (
+      pet: NewPet,
+      idempotency: Option.Option<IdempotencyScope>
+    ) => Effect.Effect<Pet, StorageError>
     readonly findById: (id: PetId) => Effect.Effect<Option.Option<Pet>, StorageError>
     /** Animals in ascending id order, at most `limit`, after the cursor, optionally of one status. */
     readonly list: (query: PetQuery) => Effect.Effect<PetPage, StorageError>

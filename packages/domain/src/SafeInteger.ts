@@ -18,5 +18,6 @@ export const PositiveSafeInteger = Schema.Number.pipe(
   jsonSchema: { type: "integer", format: "int64", minimum: 1, maximum: maxSafeInteger }
 })
 
-/** Parses a decimal string (a path or query parameter) into a positive safe integer. */
-export const isPositiveSafeIntegerText = (text: string): boolean => /^[1-9][0-9]{0,15}$/.test(text)
+/** Whether a decimal string (a path parameter) is the canonical text of a positive safe integer. */
+export const isPositiveSafeIntegerText = (text: string): boolean =>
+  /^[1-9][0-9]{0,15}$/.test(text) && Number.isSafeInteger(Number(text))

@@ -4,6 +4,7 @@
  */
 export * from "./Account.js"
 export * from "./ApiKey.js"
+export * from "./ApiKeyManagement.js"
 export * from "./ApiKeyRepository.js"
 export * from "./Authentication.js"
 export * from "./Errors.js"
@@ -19,3 +20,4 @@ export * from "./PetQuery.js"
 export * from "./PetRepository.js"
 export * from "./PetStatus.js"
 export * from "./SafeInteger.js"
+export * from "./StorageHealth.js"

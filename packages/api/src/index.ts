@@ -1,0 +1,14 @@
+/**
+ * @petstore/api: the HTTP contract (`HttpApi`) and its typed client. No server code: another team
+ * can depend on this package to call the service.
+ */
+export * from "./ApiErrors.js"
+export * from "./Authentication.js"
+export * from "./Deprecation.js"
+export * from "./HealthGroup.js"
+export * from "./JsonBody.js"
+export * from "./OpenApiDocument.js"
+export * from "./PetsGroup.js"
+export * from "./PetstoreApi.js"
+export * from "./PetstoreClient.js"
+export * from "./QueryParameters.js"

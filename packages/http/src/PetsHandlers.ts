@@ -1,0 +1,129 @@
+/**
+ * The animal catalogue's HTTP handlers: decode is done by the `HttpApi`, the rules by the domain;
+ * what remains here is mapping domain outcomes to statuses and headers.
+ */
+import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
+import {
+  Conflict,
+  CurrentCaller,
+  Gone,
+  IdempotencyKeyReused,
+  NotFound,
+  PetstoreApi,
+  Unavailable
+} from "@petstore/api"
+import {
+  createPet,
+  defaultListLimit,
+  getPet,
+  isPositiveSafeIntegerText,
+  listPets,
+  type PetId,
+  PetId as PetIdSchema,
+  type PetQuery,
+  type StorageError
+} from "@petstore/domain"
+import { Effect, Option, Schema } from "effect"
+
+const unavailable = (error: StorageError) =>
+  Effect.zipRight(
+    Effect.logWarning(`storage failed during ${error.operation}`, error.cause),
+    Effect.fail(
+      new Unavailable({ code: "unavailable", message: "the service is temporarily unavailable", status: 503 })
+    )
+  )
+
+const setHeaders = (headers: Readonly<Record<string, string>>) =>
+  HttpApp.appendPreResponseHandler((_request, response) =>
+    Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+  )
+
+/** The `Link` to the next page keeps the caller's other parameters and moves the cursor. */
+export const nextPageLink = (query: PetQuery, nextAfter: PetId): string => {
+  const parameters = new URLSearchParams({ limit: String(query.limit) })
+  if (Option.isSome(query.status)) parameters.set("status", query.status.value)
+  parameters.set("after", String(nextAfter))
+  return `</v1/pets?${parameters.toString()}>; rel="next"`
+}
+
+const decodePetId = Schema.decodeOption(PetIdSchema)
+
+/** Path text to an id; anything that is not a canonical positive safe integer names no animal. */
+const petIdFromPath = (text: string): Option.Option<PetId> =>
+  isPositiveSafeIntegerText(text) ? decodePetId(Number(text)) : Option.none()
+
+const notFound = (text: string) =>
+  new NotFound({ code: "not_found", message: `no animal with id ${JSON.stringify(text)}`, status: 404 })
+
+export const PetsHandlers = HttpApiBuilder.group(PetstoreApi, "pets", (handlers) =>
+  handlers
+    .handle("listPets", ({ urlParams }) =>
+      Effect.gen(function* () {
+        const query: PetQuery = {
+          limit: urlParams.limit ?? defaultListLimit,
+          status: Option.fromNullable(urlParams.status),
+          after: Option.fromNullable(urlParams.after)
+        }
+        const page = yield* listPets(query)
+        if (Option.isSome(page.nextAfter))
+          yield* setHeaders({ link: nextPageLink(query, page.nextAfter.value) })
+        return page.pets
+      }).pipe(Effect.catchTag("StorageError", unavailable))
+    )
+    .handle("createPet", ({ payload, headers }) =>
+      Effect.gen(function* () {
+        const caller = yield* CurrentCaller
+        const { pet, replayed } = yield* createPet(
+          caller,
+          payload,
+          Option.fromNullable(headers["idempotency-key"])
+        )
+        yield* setHeaders(
+          replayed
+            ? { location: `/v1/pets/${pet.id}`, "idempotent-replayed": "true" }
+            : { location: `/v1/pets/${pet.id}` }
+        )
+        return pet
+      }).pipe(
+        Effect.catchTags({
+          IdempotencyKeyReused: () =>
+            Effect.fail(
+              new IdempotencyKeyReused({
+                code: "idempotency_key_reused",
+                message: "Idempotency-Key: was already used with a different body",
+                status: 422
+              })
+            ),
+          IdempotencyRequestInFlight: () =>
+            Effect.fail(
+              new Conflict({
+                code: "conflict",
+                message: "Idempotency-Key: a request with this key is still in progress; retry later",
+                status: 409
+              })
+            ),
+          StorageError: unavailable
+        })
+      )
+    )
+    .handle("getPet", ({ path }) =>
+      Option.match(petIdFromPath(path.petId), {
+        onNone: () => Effect.fail(notFound(path.petId)),
+        onSome: (id) =>
+          getPet(id).pipe(
+            Effect.catchTags({
+              PetNotFound: () => Effect.fail(notFound(path.petId)),
+              GetPetRemoved: () =>
+                Effect.fail(
+                  new Gone({
+                    code: "gone",
+                    message: "GET /v1/pets/{petId} was removed on 2030-12-05; use GET /v1/pets",
+                    status: 410
+                  })
+                ),
+              StorageError: unavailable
+            })
+          )
+      })
+    )
+)

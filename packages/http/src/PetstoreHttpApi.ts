@@ -1,0 +1,26 @@
+/**
+ * The implemented `PetstoreApi`: handlers, middleware, the OpenAPI document at `/v1/openapi.json` and
+ * the interactive reference at `/docs`. It needs the domain's ports and nothing else.
+ */
+import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
+import { PetstoreApi } from "@petstore/api"
+import { Layer } from "effect"
+import { ApiErrorMapping } from "./ApiErrorMapping.js"
+import { AuthenticationLive } from "./AuthenticationLive.js"
+import { GetPetDeprecationLive } from "./GetPetDeprecationLive.js"
+import { HealthHandlers } from "./HealthHandlers.js"
+import { JsonBodyLive } from "./JsonBodyLive.js"
+import { PetsHandlers } from "./PetsHandlers.js"
+
+export const openApiPath = "/v1/openapi.json"
+
+const ApiLive = HttpApiBuilder.api(PetstoreApi).pipe(
+  Layer.provide([PetsHandlers, HealthHandlers]),
+  Layer.provide([AuthenticationLive, JsonBodyLive, GetPetDeprecationLive])
+)
+
+export const PetstoreHttpApiLive = Layer.mergeAll(
+  ApiErrorMapping,
+  HttpApiBuilder.middlewareOpenApi({ path: openApiPath }),
+  HttpApiScalar.layer({ path: "/docs" })
+).pipe(Layer.provideMerge(ApiLive))

@@ -1,0 +1,15 @@
+/**
+ * @petstore/http: the server side of `PetstoreApi`: handlers, middleware, error mapping, and the
+ * Node HTTP server that serves them.
+ */
+export * from "./AllowedMethods.js"
+export * from "./ApiErrorMapping.js"
+export * from "./AuthenticationLive.js"
+export * from "./ErrorResponse.js"
+export * from "./GetPetDeprecationLive.js"
+export * from "./HealthHandlers.js"
+export * from "./JsonBodyLive.js"
+export * from "./PetsHandlers.js"
+export * from "./PetstoreHttpApi.js"
+export * from "./PetstoreHttpServer.js"
+export * from "./RequestLifecycle.js"
