@@ -14,6 +14,7 @@ import {
 } from "@petstore/api"
 import {
   createPet,
+  currentGetPetAvailability,
   defaultListLimit,
   getPet,
   isPositiveSafeIntegerText,
@@ -54,6 +55,12 @@ const petIdFromPath = (text: string): Option.Option<PetId> =>
 
 const notFound = (text: string) =>
   new NotFound({ code: "not_found", message: `no animal with id ${JSON.stringify(text)}`, status: 404 })
+
+const gone = new Gone({
+  code: "gone",
+  message: "GET /v1/pets/{petId} was removed on 2030-12-05; use GET /v1/pets",
+  status: 410
+})
 
 export const PetsHandlers = HttpApiBuilder.group(PetstoreApi, "pets", (handlers) =>
   handlers
@@ -108,19 +115,16 @@ export const PetsHandlers = HttpApiBuilder.group(PetstoreApi, "pets", (handlers)
     )
     .handle("getPet", ({ path }) =>
       Option.match(petIdFromPath(path.petId), {
-        onNone: () => Effect.fail(notFound(path.petId)),
+        // No id can be named after the removal date either: the operation itself is gone.
+        onNone: () =>
+          Effect.flatMap(currentGetPetAvailability, (availability) =>
+            Effect.fail(availability === "removed" ? gone : notFound(path.petId))
+          ),
         onSome: (id) =>
           getPet(id).pipe(
             Effect.catchTags({
               PetNotFound: () => Effect.fail(notFound(path.petId)),
-              GetPetRemoved: () =>
-                Effect.fail(
-                  new Gone({
-                    code: "gone",
-                    message: "GET /v1/pets/{petId} was removed on 2030-12-05; use GET /v1/pets",
-                    status: 410
-                  })
-                ),
+              GetPetRemoved: () => Effect.fail(gone),
               StorageError: unavailable
             })
           )

@@ -1,0 +1,117 @@
+/**
+ * Every operation's answers, for each status it documents, validated against the OpenAPI document the
+ * server itself publishes (JSON Schema 2020-12, as OpenAPI 3.1 uses).
+ */
+import { describe, expect, layer } from "@effect/vitest"
+import { MemoryStore } from "@petstore/store-memory"
+import { Ajv2020 } from "ajv/dist/2020.js"
+import { Effect } from "effect"
+import { json, TestServer, TestServerLive } from "./support/TestServer.js"
+
+interface OpenApiDocument {
+  readonly paths: Record<
+    string,
+    Record<string, { readonly operationId: string; readonly responses: Record<string, ResponseObject> }>
+  >
+  readonly components: Record<string, unknown>
+}
+interface ResponseObject {
+  readonly content?: Record<string, { readonly schema: object }>
+  readonly headers?: Record<string, unknown>
+}
+
+const jsonPost = (body: unknown) => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body)
+})
+
+layer(TestServerLive(MemoryStore.layer))("responses conform to the published OpenAPI document", (it) => {
+  const validate = (
+    document: OpenApiDocument,
+    path: string,
+    method: string,
+    response: Response,
+    body: unknown
+  ) => {
+    const operation = document.paths[path]?.[method]
+    expect(operation, `${method} ${path} is documented`).toBeDefined()
+    const documented = operation?.responses[String(response.status)]
+    expect(documented, `${method} ${path} documents ${response.status}`).toBeDefined()
+    const schema = documented?.content?.["application/json"]?.schema
+    expect(schema, `${method} ${path} ${response.status} has a JSON schema`).toBeDefined()
+    const ajv = new Ajv2020({ strict: false, allErrors: true })
+    const check = ajv.compile({ ...schema, components: document.components })
+    const valid = check(body)
+    expect(valid, `${method} ${path} ${response.status}: ${JSON.stringify(check.errors)}`).toBe(true)
+    for (const name of Object.keys(documented?.headers ?? {})) {
+      if (["X-Request-Id", "Deprecation", "Sunset", "Location"].includes(name)) {
+        expect(
+          response.headers.get(name),
+          `${method} ${path} ${response.status} sends ${name}`
+        ).not.toBeNull()
+      }
+    }
+  }
+
+  describe("each operation and status", () => {
+    it.effect("listPets, createPet and getPet", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const document = (yield* json(
+          yield* server.request("/v1/openapi.json", { key: null })
+        )) as OpenApiDocument
+        const cases: ReadonlyArray<readonly [string, string, string, RequestInit & { key?: string | null }]> =
+          [
+            ["/v1/pets", "post", "/v1/pets", jsonPost({ name: "Doc", categoryId: 1 })],
+            ["/v1/pets", "post", "/v1/pets", jsonPost({ name: "", categoryId: 1 })],
+            ["/v1/pets", "post", "/v1/pets", { ...jsonPost({ name: "Doc", categoryId: 1 }), key: null }],
+            [
+              "/v1/pets",
+              "post",
+              "/v1/pets",
+              { method: "POST", headers: { "content-type": "text/plain" }, body: "x" }
+            ],
+            ["/v1/pets", "post", "/v1/pets", jsonPost({ name: "x".repeat(70_000), categoryId: 1 })],
+            ["/v1/pets", "get", "/v1/pets?limit=1", {}],
+            ["/v1/pets", "get", "/v1/pets?limit=0", {}],
+            ["/v1/pets", "get", "/v1/pets", { key: null }],
+            ["/v1/pets/{petId}", "get", "/v1/pets/1", {}],
+            ["/v1/pets/{petId}", "get", "/v1/pets/987654321", {}],
+            ["/v1/pets/{petId}", "get", "/v1/pets/1", { key: null }],
+            ["/healthz", "get", "/healthz", { key: null }],
+            ["/readyz", "get", "/readyz", { key: null }]
+          ]
+        const statuses = new Map<string, Set<number>>()
+        for (const [path, method, url, init] of cases) {
+          const response = yield* server.request(url, init)
+          validate(document, path, method, response, yield* json(response))
+          const seen = statuses.get(`${method} ${path}`) ?? new Set<number>()
+          seen.add(response.status)
+          statuses.set(`${method} ${path}`, seen)
+        }
+        expect([...(statuses.get("post /v1/pets") ?? [])].sort()).toEqual([201, 400, 401, 413, 415])
+        expect([...(statuses.get("get /v1/pets") ?? [])].sort()).toEqual([200, 400, 401])
+        expect([...(statuses.get("get /v1/pets/{petId}") ?? [])].sort()).toEqual([200, 401, 404])
+      })
+    )
+
+    it.effect("the document names no platform-internal schema and marks getPet deprecated", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const text = yield* Effect.promise(() =>
+          server
+            .request("/v1/openapi.json", { key: null })
+            .pipe(Effect.runPromise)
+            .then((r) => r.text())
+        )
+        expect(text).not.toContain("HttpApiDecodeError")
+        const document = JSON.parse(text) as OpenApiDocument & {
+          paths: Record<string, Record<string, { deprecated?: boolean; security?: unknown }>>
+        }
+        expect(document.paths["/v1/pets/{petId}"]?.get?.deprecated).toBe(true)
+        expect(document.paths["/v1/pets"]?.get?.security).toEqual([{ apiKey: [] }])
+      })
+    )
+  })
+})

@@ -1,0 +1,73 @@
+/**
+ * When storage fails, requests are answered 503 `unavailable` with `Retry-After`, `/readyz` says so,
+ * and nothing of the underlying error (addresses, SQL) reaches the client.
+ */
+import { expect, layer } from "@effect/vitest"
+import { IdempotencyRepository, PetRepository, StorageError, StorageHealth } from "@petstore/domain"
+import { MemoryApiKeyRepository } from "@petstore/store-memory"
+import { Effect, Layer } from "effect"
+import { json, TestServer, TestServerLive } from "./support/TestServer.js"
+
+const secret = "connect ECONNREFUSED 10.1.2.3:5432 while running SELECT * FROM pets"
+const failing = (operation: string) => Effect.fail(new StorageError({ operation, cause: new Error(secret) }))
+
+const BrokenStorage = Layer.mergeAll(
+  Layer.succeed(PetRepository, {
+    create: () => failing("create"),
+    findById: () => failing("findById"),
+    list: () => failing("list")
+  }),
+  Layer.succeed(IdempotencyRepository, {
+    reserve: () => failing("reserve"),
+    release: () => failing("release")
+  }),
+  Layer.succeed(StorageHealth, { check: failing("check") }),
+  MemoryApiKeyRepository.layer
+)
+
+layer(TestServerLive(BrokenStorage))("storage outage", (it) => {
+  it.effect("every operation answers 503 with Retry-After and no internal detail", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const requests: ReadonlyArray<readonly [string, RequestInit]> = [
+        ["/v1/pets", {}],
+        ["/v1/pets/1", {}],
+        [
+          "/v1/pets",
+          {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: '{"name":"A","categoryId":1}'
+          }
+        ],
+        [
+          "/v1/pets",
+          {
+            method: "POST",
+            headers: { "content-type": "application/json", "idempotency-key": "k1" },
+            body: '{"name":"A","categoryId":1}'
+          }
+        ]
+      ]
+      for (const [path, init] of requests) {
+        const response = yield* server.request(path, init)
+        const text = yield* Effect.promise(() => response.text())
+        expect(response.status).toBe(503)
+        expect(response.headers.get("retry-after")).toBe("5")
+        expect(JSON.parse(text)).toEqual({ code: "unavailable", message: expect.any(String), status: 503 })
+        expect(text).not.toMatch(/10\.1\.2\.3|SELECT|ECONNREFUSED/)
+      }
+    })
+  )
+
+  it.effect("/readyz answers 503 while /healthz stays 200", () =>
+    Effect.gen(function* () {
+      const server = yield* TestServer
+      const ready = yield* server.request("/readyz", { key: null })
+      expect(ready.status).toBe(503)
+      expect(yield* json(ready)).toMatchObject({ code: "unavailable", status: 503 })
+      const alive = yield* server.request("/healthz", { key: null })
+      expect(alive.status).toBe(200)
+    })
+  )
+})
