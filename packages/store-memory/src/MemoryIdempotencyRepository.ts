@@ -1,0 +1,38 @@
+/**
+ * IdempotencyRepository in memory: reading, deciding and reserving happen in one atomic `Ref`
+ * update, so concurrent requests with the same key see exactly one `Proceed`.
+ */
+import { decideIdempotency, type IdempotencyDecision, IdempotencyRepository } from "@petstore/domain"
+import { Effect, HashMap, Layer, Option, Ref } from "effect"
+import { MemoryIdempotencyTable, type Reservations, scopeKey } from "./MemoryIdempotencyTable.js"
+
+export const make: Effect.Effect<IdempotencyRepository["Type"], never, MemoryIdempotencyTable> = Effect.map(
+  MemoryIdempotencyTable,
+  (table) =>
+    IdempotencyRepository.of({
+      reserve: (scope, fingerprint, now) =>
+        Ref.modify(table, (reservations): [IdempotencyDecision, Reservations] => {
+          const key = scopeKey(scope)
+          const decision = decideIdempotency(HashMap.get(reservations, key), fingerprint, now.getTime())
+          return decision._tag === "Proceed"
+            ? [
+                decision,
+                HashMap.set(reservations, key, { fingerprint, createdAt: now, petId: Option.none() })
+              ]
+            : [decision, reservations]
+        }),
+      release: (scope) =>
+        Ref.update(table, (reservations) => {
+          const key = scopeKey(scope)
+          const unfinished = HashMap.get(reservations, key).pipe(
+            Option.filter((record) => Option.isNone(record.petId))
+          )
+          return Option.isSome(unfinished) ? HashMap.remove(reservations, key) : reservations
+        })
+    })
+)
+
+export const layer: Layer.Layer<IdempotencyRepository, never, MemoryIdempotencyTable> = Layer.effect(
+  IdempotencyRepository,
+  make
+)

@@ -1,0 +1,10 @@
+/**
+ * StorageHealth of the in-memory store: memory always answers.
+ */
+import { StorageHealth } from "@petstore/domain"
+import { Effect, Layer } from "effect"
+
+export const layer: Layer.Layer<StorageHealth> = Layer.succeed(
+  StorageHealth,
+  StorageHealth.of({ check: Effect.void })
+)

@@ -1,0 +1,9 @@
+/**
+ * @petstore/store-memory: the storage ports of @petstore/domain kept in memory.
+ */
+export * as MemoryApiKeyRepository from "./MemoryApiKeyRepository.js"
+export * as MemoryIdempotencyRepository from "./MemoryIdempotencyRepository.js"
+export * as MemoryIdempotencyTable from "./MemoryIdempotencyTable.js"
+export * as MemoryPetRepository from "./MemoryPetRepository.js"
+export * as MemoryStorageHealth from "./MemoryStorageHealth.js"
+export * as MemoryStore from "./MemoryStore.js"

@@ -1,0 +1,8 @@
+import { apiKeyRepositoryContract, petRepositoryContract, storeContract } from "@petstore/testing"
+import { MemoryStore } from "../src/index.js"
+
+storeContract("MemoryStore", MemoryStore.layer)
+
+// A fresh store per port, too: nothing a suite checks depends on rows left by another.
+petRepositoryContract("MemoryStore (pets alone)", MemoryStore.layer)
+apiKeyRepositoryContract("MemoryStore (keys alone)", MemoryStore.layer)

@@ -1,0 +1,43 @@
+/**
+ * The schema of the PostgreSQL store, applied by @effect/sql's Migrator. The migrations are listed
+ * in a record rather than read from a directory, so they run the same from sources, compiled output
+ * or a bundle, and no platform service (FileSystem, Path, `pg_dump`) is needed.
+ *
+ * Pending migrations run in one transaction under an exclusive lock on the migrations table; only
+ * ids above the latest applied one run, so running again is a no-op.
+ */
+import { Migrator, type SqlClient } from "@effect/sql"
+import type { StorageError } from "@petstore/domain"
+import { Effect, Layer, Option } from "effect"
+import { storageOperation } from "./internal/storageOperation.js"
+import pets from "./migrations/0001_pets.js"
+import apiKeys from "./migrations/0002_api_keys.js"
+import idempotencyKeys from "./migrations/0003_idempotency_keys.js"
+
+/** Keys are `<id>_<name>`; ids must only grow. */
+export const migrations = {
+  "0001_pets": pets,
+  "0002_api_keys": apiKeys,
+  "0003_idempotency_keys": idempotencyKeys
+}
+
+/** Where applied migrations are recorded. */
+export const migrationsTable = "petstore_migrations"
+
+const migrator = Migrator.make({})
+
+/** Applies the pending migrations; yields the `[id, name]` of those it ran (none when up to date). */
+export const run: Effect.Effect<
+  ReadonlyArray<readonly [id: number, name: string]>,
+  StorageError,
+  SqlClient.SqlClient
+> = migrator({ loader: Migrator.fromRecord(migrations), table: migrationsTable }).pipe(
+  // The Migrator reports a failing migration as a defect; it is a storage failure like any other.
+  Effect.catchSomeDefect((defect) =>
+    defect instanceof Migrator.MigrationError ? Option.some(Effect.fail(defect)) : Option.none()
+  ),
+  storageOperation("PgMigrations.run")
+)
+
+/** Runs the migrations when the layer is built: provide it before the repositories are used. */
+export const layer: Layer.Layer<never, StorageError, SqlClient.SqlClient> = Layer.effectDiscard(run)

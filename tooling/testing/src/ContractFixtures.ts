@@ -1,0 +1,99 @@
+/**
+ * Builders shared by the repository contract suites: valid animals, fresh idempotency scopes and API
+ * key records, and a reader that follows every page of a listing.
+ */
+import {
+  AccountName,
+  ApiKeyRecord,
+  CategoryId,
+  generateApiKeyId,
+  hashApiKeyToken,
+  IdempotencyKey,
+  type IdempotencyScope,
+  ListLimit,
+  NewPet,
+  type Pet,
+  type PetId,
+  PetName,
+  type PetQuery,
+  PetRepository,
+  type PetStatus,
+  type StorageError
+} from "@petstore/domain"
+import { Effect, Encoding, Option } from "effect"
+
+/** A fixed instant, far from any edge of the retention windows. */
+export const t0 = new Date("2026-03-01T12:00:00.000Z")
+
+export const later = (date: Date, millis: number): Date => new Date(date.getTime() + millis)
+
+export const randomToken: Effect.Effect<string> = Effect.sync(() => {
+  const bytes = new Uint8Array(12)
+  globalThis.crypto.getRandomValues(bytes)
+  return Encoding.encodeHex(bytes)
+})
+
+export const newPet = (
+  name: string,
+  options: { readonly status?: PetStatus; readonly categoryId?: number } = {}
+): NewPet =>
+  new NewPet({
+    name: PetName.make(name),
+    categoryId: CategoryId.make(options.categoryId ?? 1),
+    ...(options.status === undefined ? {} : { status: options.status })
+  })
+
+/** A scope nobody else uses: a fresh account and key, so suites tolerate data left by earlier tests. */
+export const freshScope: Effect.Effect<IdempotencyScope> = Effect.map(randomToken, (token) => ({
+  account: AccountName.make(`acct-${token}`),
+  key: IdempotencyKey.make(`key-${token}`)
+}))
+
+export const freshApiKey = (account = "default", createdAt = t0): Effect.Effect<ApiKeyRecord> =>
+  Effect.gen(function* () {
+    const token = yield* randomToken
+    return new ApiKeyRecord({
+      id: yield* generateApiKeyId,
+      account: AccountName.make(account),
+      hash: yield* hashApiKeyToken(token),
+      createdAt,
+      revokedAt: Option.none()
+    })
+  })
+
+/** Creates an animal whose id is a cursor before everything the test creates afterwards. */
+export const createMarker: Effect.Effect<Pet, StorageError, PetRepository> = Effect.flatMap(
+  PetRepository,
+  (pets) => pets.create(newPet("marker"), Option.none())
+)
+
+export const query = (
+  limit: number,
+  options: { readonly status?: PetStatus; readonly after?: PetId } = {}
+): PetQuery => ({
+  limit: ListLimit.make(limit),
+  status: Option.fromNullable(options.status),
+  after: Option.fromNullable(options.after)
+})
+
+export interface Pages {
+  readonly pets: ReadonlyArray<Pet>
+  readonly pageSizes: ReadonlyArray<number>
+}
+
+/** Follows `nextAfter` from the first page to the last. */
+export const listAllPages = (first: PetQuery): Effect.Effect<Pages, StorageError, PetRepository> =>
+  Effect.gen(function* () {
+    const repository = yield* PetRepository
+    const pets: Array<Pet> = []
+    const pageSizes: Array<number> = []
+    let next: Option.Option<PetQuery> = Option.some(first)
+    // The page cap keeps an implementation that always answers `nextAfter` from looping forever.
+    while (Option.isSome(next) && pageSizes.length < 1000) {
+      const page = yield* repository.list(next.value)
+      pets.push(...page.pets)
+      pageSizes.push(page.pets.length)
+      next = Option.map(page.nextAfter, (after) => ({ ...first, after: Option.some(after) }))
+    }
+    return { pets, pageSizes }
+  })

@@ -1,0 +1,28 @@
+/**
+ * Every repository contract against one store: a single build of `store` (one database) serves all
+ * the suites, whose tests tolerate each other's rows.
+ */
+import { describe, layer } from "@effect/vitest"
+import type { ApiKeyRepository, StorageHealth } from "@petstore/domain"
+import type { Layer } from "effect"
+import { apiKeyRepositoryTests } from "./ApiKeyRepositoryContract.js"
+import { idempotencyRepositoryTests } from "./IdempotencyRepositoryContract.js"
+import { type PetStore, petRepositoryTests } from "./PetRepositoryContract.js"
+import { storageHealthTests } from "./StorageHealthContract.js"
+
+export type Store = PetStore | ApiKeyRepository | StorageHealth
+
+export const storeContract = <E>(
+  name: string,
+  store: Layer.Layer<Store, E>,
+  options: { readonly timeout?: number } = {}
+): void =>
+  layer(store, {
+    excludeTestServices: true,
+    ...(options.timeout === undefined ? {} : { timeout: options.timeout })
+  })(name, (it) => {
+    describe("PetRepository", () => petRepositoryTests(it))
+    describe("IdempotencyRepository", () => idempotencyRepositoryTests(it))
+    describe("ApiKeyRepository", () => apiKeyRepositoryTests(it))
+    describe("StorageHealth", () => storageHealthTests(it))
+  })

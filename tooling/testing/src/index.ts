@@ -1,0 +1,11 @@
+/**
+ * @petstore/testing: what the storage adapters' tests share: a throwaway PostgreSQL database per
+ * test file, and the repository contract suites every adapter must pass.
+ */
+export * from "./ApiKeyRepositoryContract.js"
+export * as ContractFixtures from "./ContractFixtures.js"
+export * from "./IdempotencyRepositoryContract.js"
+export * from "./PetRepositoryContract.js"
+export * from "./StorageHealthContract.js"
+export * from "./StoreContract.js"
+export * as TestDatabase from "./TestDatabase.js"
