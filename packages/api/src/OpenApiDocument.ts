@@ -55,11 +55,18 @@ export const correctOpenApiDocument = (document: Record<string, unknown>): Recor
       const responses = operation.responses
       const operationId =
         typeof operation.operationId === "string" ? operation.operationId.split(".").pop() : undefined
+      // The platform documents its own decode error as a 400 on every operation with inputs. Where
+      // the operation declares `InvalidRequest` that is the body sent; where it declares none (the
+      // path of getPet is any text), the operation never answers 400 at all.
       const invalid = responses["400"]
       if (isObject(invalid)) {
-        responses["400"] = {
-          description: "The request is malformed; the message names the field and the rule.",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/InvalidRequest" } } }
+        if (JSON.stringify(invalid).includes("#/components/schemas/InvalidRequest")) {
+          responses["400"] = {
+            description: "The request is malformed; the message names the field and the rule.",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/InvalidRequest" } } }
+          }
+        } else {
+          delete responses["400"]
         }
       }
       for (const [status, response] of Object.entries(responses)) {

@@ -1,0 +1,103 @@
+/**
+ * The OpenAPI document generated from `PetstoreApi` (what clients and the server both see).
+ */
+import { OpenApi } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { PetstoreApi } from "../src/PetstoreApi.js"
+
+type Operation = {
+  readonly operationId: string
+  readonly deprecated?: boolean
+  readonly security?: ReadonlyArray<Record<string, ReadonlyArray<string>>>
+  readonly responses: Record<
+    string,
+    { readonly headers?: Record<string, unknown>; readonly content?: unknown }
+  >
+}
+
+const document = OpenApi.fromApi(PetstoreApi) as unknown as {
+  readonly openapi: string
+  readonly info: { readonly version: string }
+  readonly paths: Record<string, Record<string, Operation>>
+  readonly components: { readonly schemas: Record<string, unknown> }
+}
+
+const operation = (path: string, method: string): Operation => {
+  const found = document.paths[path]?.[method]
+  if (found === undefined) expect.fail(`${method} ${path} is not documented`)
+  return found
+}
+
+describe("the OpenAPI document", () => {
+  it("is OpenAPI 3.1 for API version 1.0.0", () => {
+    expect(document.openapi).toBe("3.1.0")
+    expect(document.info.version).toBe("1.0.0")
+  })
+
+  it("documents the three operations with their statuses", () => {
+    expect(Object.keys(operation("/v1/pets", "get").responses).sort()).toEqual([
+      "200",
+      "400",
+      "401",
+      "500",
+      "503"
+    ])
+    expect(Object.keys(operation("/v1/pets", "post").responses).sort()).toEqual([
+      "201",
+      "400",
+      "401",
+      "409",
+      "413",
+      "415",
+      "422",
+      "500",
+      "503"
+    ])
+    expect(Object.keys(operation("/v1/pets/{petId}", "get").responses).sort()).toEqual([
+      "200",
+      "401",
+      "404",
+      "410",
+      "500",
+      "503"
+    ])
+  })
+
+  it("marks only getPet deprecated, with its headers on every answer", () => {
+    const getPet = operation("/v1/pets/{petId}", "get")
+    expect(getPet.deprecated).toBe(true)
+    expect(operation("/v1/pets", "get").deprecated).toBeUndefined()
+    for (const response of Object.values(getPet.responses)) {
+      expect(Object.keys(response.headers ?? {})).toEqual(
+        expect.arrayContaining(["Deprecation", "Sunset", "Link"])
+      )
+    }
+  })
+
+  it("requires the bearer key on every animal operation and on no probe", () => {
+    for (const [path, method] of [
+      ["/v1/pets", "get"],
+      ["/v1/pets", "post"],
+      ["/v1/pets/{petId}", "get"]
+    ] as const) {
+      expect(operation(path, method).security).toEqual([{ apiKey: [] }])
+    }
+    expect(operation("/healthz", "get").security ?? []).toEqual([])
+    expect(operation("/readyz", "get").security ?? []).toEqual([])
+  })
+
+  it("describes the service's own 400 body, not the platform's decode error", () => {
+    expect(JSON.stringify(document)).not.toContain("HttpApiDecodeError")
+    expect(operation("/v1/pets", "post").responses["400"]?.content).toEqual({
+      "application/json": { schema: { $ref: "#/components/schemas/InvalidRequest" } }
+    })
+    expect(document.components.schemas.InvalidRequest).toBeDefined()
+  })
+
+  it("documents Location on 201, Link on 200 of the list and WWW-Authenticate on 401", () => {
+    expect(operation("/v1/pets", "post").responses["201"]?.headers).toHaveProperty("Location")
+    expect(operation("/v1/pets", "get").responses["200"]?.headers).toHaveProperty("Link")
+    expect(operation("/v1/pets", "get").responses["401"]?.headers).toHaveProperty("WWW-Authenticate")
+    expect(operation("/v1/pets", "get").responses["503"]?.headers).toHaveProperty("Retry-After")
+  })
+})
