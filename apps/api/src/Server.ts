@@ -6,7 +6,7 @@ import { defaultAccountName, registerOperatorApiKey } from "@petstore/domain"
 import { ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "@petstore/http"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { BootstrapKeyConfig, ServerConfig, StorageConfig } from "./AppConfig.js"
-import { storageLayer } from "./Storage.js"
+import { exclusiveStorageCompanions, storageLayer } from "./Storage.js"
 
 const BootstrapKeyLive = Layer.effectDiscard(
   Effect.flatMap(BootstrapKeyConfig, (key) =>
@@ -33,7 +33,9 @@ export const ServerLive = Layer.unwrapEffect(
     )
     return announce.pipe(
       Layer.provideMerge(PetstoreHttpServer(server)),
-      Layer.provide(Layer.merge(PetstoreHttpApiLive, BootstrapKeyLive)),
+      Layer.provide(
+        Layer.mergeAll(PetstoreHttpApiLive, BootstrapKeyLive, exclusiveStorageCompanions(storage))
+      ),
       Layer.provide(storageLayer(storage))
     )
   })

@@ -2,9 +2,11 @@
  * The storage the configuration chose, with its migrations run before anything uses it.
  */
 import type { SqlClient } from "@effect/sql"
+import type { ApiKeyRepository, StorageError } from "@petstore/domain"
+import { LocalApiKeyAdmin, RemoteApiKeyRepository } from "@petstore/http"
 import { MemoryStore } from "@petstore/store-memory"
 import { EmbeddedPostgres, PgMigrations, PgStore } from "@petstore/store-pg"
-import { Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import type { StorageChoice } from "./AppConfig.js"
 
 export const storageLayer = (choice: StorageChoice) => {
@@ -20,3 +22,36 @@ export const storageLayer = (choice: StorageChoice) => {
 
 const onPostgres = <E, R>(client: Layer.Layer<SqlClient.SqlClient, E, R>) =>
   PgStore.layer.pipe(Layer.provide(PgMigrations.layer), Layer.provide(client))
+
+/**
+ * The API keys for the key CLI. The embedded database admits one process: while a server holds it,
+ * the keys are reached through that server's loopback key administration instead.
+ */
+export const apiKeyStorageLayer = (
+  choice: StorageChoice
+): Layer.Layer<ApiKeyRepository, StorageError | EmbeddedPostgres.EmbeddedPostgresError> => {
+  if (choice._tag !== "Embedded") return storageLayer(choice)
+  return Layer.unwrapEffect(
+    Effect.gen(function* (): Effect.fn.Return<
+      Layer.Layer<ApiKeyRepository, StorageError | EmbeddedPostgres.EmbeddedPostgresError>
+    > {
+      const owner = yield* EmbeddedPostgres.lockOwner(choice.dataDir)
+      if (Option.isNone(owner)) return storageLayer(choice)
+      const endpoint = yield* RemoteApiKeyRepository.findEndpoint(choice.dataDir)
+      if (Option.isNone(endpoint)) {
+        return Layer.fail(
+          new EmbeddedPostgres.EmbeddedPostgresError({
+            message: `The embedded database in ${choice.dataDir} is held by process ${owner.value}, which offers no key administration; stop it and retry.`
+          })
+        )
+      }
+      return RemoteApiKeyRepository.layer(endpoint.value)
+    })
+  )
+}
+
+/** What a server must run beside its storage: key administration for the CLI when storage is exclusive. */
+export const exclusiveStorageCompanions = (
+  choice: StorageChoice
+): Layer.Layer<never, unknown, ApiKeyRepository> =>
+  choice._tag === "Embedded" ? LocalApiKeyAdmin.layer({ directory: choice.dataDir }) : Layer.empty

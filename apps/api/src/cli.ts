@@ -9,7 +9,7 @@ import { AccountName, ApiKeyId, issueApiKey, listApiKeys, revokeApiKey } from "@
 import { Console, Effect, Layer, Option, Schema } from "effect"
 import { LogLevelConfig, StorageConfig } from "./AppConfig.js"
 import { loggingLayer } from "./Logging.js"
-import { storageLayer } from "./Storage.js"
+import { apiKeyStorageLayer } from "./Storage.js"
 
 const account = Options.text("account").pipe(
   Options.withSchema(AccountName),
@@ -67,7 +67,7 @@ const petstore = Command.make("petstore").pipe(Command.withSubcommands([keys]))
 
 const cli = Command.run(petstore, { name: "petstore", version: "1.0.0" })
 
-const StorageLive = Layer.unwrapEffect(Effect.map(StorageConfig, storageLayer))
+const StorageLive = Layer.unwrapEffect(Effect.map(StorageConfig, apiKeyStorageLayer))
 
 Effect.flatMap(LogLevelConfig, (level) =>
   Effect.suspend(() => cli(process.argv)).pipe(

@@ -18,7 +18,7 @@ import type { PgClient } from "@effect/sql-pg"
 import type { PGlite } from "@electric-sql/pglite"
 import type { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import type { StorageError } from "@petstore/domain"
-import { Data, Effect, Layer, Redacted, type Scope } from "effect"
+import { Data, Effect, Layer, Option, Redacted, type Scope } from "effect"
 import * as PgStore from "./PgStore.js"
 
 export interface Options {
@@ -77,6 +77,17 @@ const tryCreateLock = (path: string): Promise<LockAttempt> =>
       const owner = Number.parseInt(await readFile(path, "utf8").catch(() => ""), 10)
       return { _tag: "HeldBy", pid: Number.isSafeInteger(owner) ? owner : undefined } as const
     }
+  )
+
+/** The id of another live process that holds the data directory's lock, if one does. */
+export const lockOwner = (dataDirectory: string): Effect.Effect<Option.Option<number>> =>
+  Effect.promise(() => readFile(join(resolve(dataDirectory), lockFileName), "utf8").catch(() => "")).pipe(
+    Effect.map((text) => {
+      const pid = Number.parseInt(text, 10)
+      return Number.isSafeInteger(pid) && pid !== process.pid && processIsAlive(pid)
+        ? Option.some(pid)
+        : Option.none()
+    })
   )
 
 /** Takes the data directory's lock; a lock left by a process that no longer runs is taken over. */
