@@ -3,7 +3,7 @@
  * per storage adapter.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect, type Layer } from "effect"
+import { Effect, Fiber, type Layer } from "effect"
 import { json, type Ports, TestServer, TestServerLive } from "./TestServer.js"
 
 interface ErrorBody {
@@ -41,6 +41,22 @@ const createPet = (body: unknown, headers: Record<string, string> = {}) =>
     const server = yield* TestServer
     const response = yield* server.request("/v1/pets", jsonPost(body, headers))
     return { response, body: (yield* json(response)) as PetBody }
+  })
+
+/** Follows `Link rel="next"` from `path` to the last page; the ids of every page, in order. */
+const allPages = (path: string, eachPage: (pets: ReadonlyArray<PetBody>) => void = () => {}) =>
+  Effect.gen(function* () {
+    const server = yield* TestServer
+    const ids: Array<number> = []
+    let next: string | undefined = path
+    while (next !== undefined) {
+      const response: Response = yield* server.request(next)
+      const pets = (yield* json(response)) as ReadonlyArray<PetBody>
+      eachPage(pets)
+      ids.push(...pets.map((pet) => pet.id))
+      next = /<([^>]+)>; rel="next"/.exec(response.headers.get("link") ?? "")?.[1]
+    }
+    return ids
   })
 
 export const petsApiSuite = <E>(name: string, storage: Layer.Layer<Ports, E>) =>
@@ -348,14 +364,7 @@ export const petsApiSuite = <E>(name: string, storage: Layer.Layer<Ports, E>) =>
           expect(created.every(({ response }) => response.status === 201)).toBe(true)
           const ids = new Set(created.map(({ body }) => body.id))
           expect(ids.size).toBe(200)
-          const server = yield* TestServer
-          const seen = new Set<number>()
-          let path: string | undefined = "/v1/pets?status=pending&limit=100"
-          while (path !== undefined) {
-            const response: Response = yield* server.request(path)
-            for (const pet of (yield* json(response)) as ReadonlyArray<PetBody>) seen.add(pet.id)
-            path = /<([^>]+)>; rel="next"/.exec(response.headers.get("link") ?? "")?.[1]
-          }
+          const seen = new Set(yield* allPages("/v1/pets?status=pending&limit=100"))
           for (const id of ids) expect(seen.has(id)).toBe(true)
         })
       )
@@ -519,28 +528,25 @@ export const petsApiSuite = <E>(name: string, storage: Layer.Layer<Ports, E>) =>
         })
       )
 
-      it.effect("pages through everything with no duplicate and no gap while animals are added", () =>
+      it.scoped("pages through everything with no duplicate and no gap while animals are added", () =>
         Effect.gen(function* () {
-          const server = yield* TestServer
-          const before = new Set<number>()
-          let path: string | undefined = "/v1/pets?limit=100"
-          while (path !== undefined) {
-            const response: Response = yield* server.request(path)
-            for (const pet of (yield* json(response)) as ReadonlyArray<PetBody>) before.add(pet.id)
-            path = /<([^>]+)>; rel="next"/.exec(response.headers.get("link") ?? "")?.[1]
-          }
-          const seen: Array<number> = []
-          path = "/v1/pets?limit=7"
-          let pages = 0
-          while (path !== undefined) {
-            yield* createPet({ name: `during-paging-${pages}`, categoryId: 9 })
-            const response: Response = yield* server.request(path)
-            const pets = (yield* json(response)) as ReadonlyArray<PetBody>
+          const before = yield* allPages("/v1/pets?limit=100")
+          // Animals keep being added, four at a time, for as long as the paging runs.
+          const inserting = yield* Effect.forkScoped(
+            Effect.forever(
+              Effect.forEach(
+                Array.from({ length: 4 }),
+                () => createPet({ name: "during-paging", categoryId: 9 }),
+                {
+                  concurrency: 4
+                }
+              )
+            )
+          )
+          const seen = yield* allPages("/v1/pets?limit=7", (pets) =>
             expect(pets.length).toBeLessThanOrEqual(7)
-            seen.push(...pets.map((pet) => pet.id))
-            path = /<([^>]+)>; rel="next"/.exec(response.headers.get("link") ?? "")?.[1]
-            pages++
-          }
+          )
+          yield* Fiber.interrupt(inserting)
           expect(new Set(seen).size).toBe(seen.length)
           expect(seen).toEqual([...seen].sort((a, b) => a - b))
           for (const id of before) expect(seen).toContain(id)
