@@ -3,12 +3,12 @@
  * management on the storage the environment configures (the same variables as the server). A new
  * key is printed once, on its own line; only its hash is stored.
  */
-import { Args, Command, Options } from "@effect/cli"
+import { Args, Command, Options, ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { AccountName, ApiKeyId, issueApiKey, listApiKeys, revokeApiKey } from "@petstore/domain"
-import { Console, Effect, Layer, Option, Schema } from "effect"
+import { Cause, Console, Effect, Layer, Logger, Option, Schema } from "effect"
 import { LogLevelConfig, StorageConfig } from "./AppConfig.js"
-import { loggingLayer } from "./Logging.js"
+import { describeFailure } from "./Failure.js"
 import { apiKeyStorageLayer } from "./Storage.js"
 
 const account = Options.text("account").pipe(
@@ -70,8 +70,15 @@ const cli = Command.run(petstore, { name: "petstore", version: "1.0.0" })
 const StorageLive = Layer.unwrapEffect(Effect.map(StorageConfig, apiKeyStorageLayer))
 
 Effect.flatMap(LogLevelConfig, (level) =>
-  Effect.suspend(() => cli(process.argv)).pipe(
-    Effect.provide(StorageLive),
-    Effect.provide(Layer.merge(NodeContext.layer, loggingLayer(level)))
-  )
-).pipe(NodeRuntime.runMain({ disablePrettyLogger: true }))
+  Effect.suspend(() => cli(process.argv)).pipe(Effect.provide(StorageLive), Logger.withMinimumLogLevel(level))
+).pipe(
+  // @effect/cli has already explained a validation error, with the usage; anything else is said here.
+  Effect.tapErrorCause((cause) =>
+    Cause.isInterruptedOnly(cause) ||
+    Option.exists(Cause.failureOption(cause), ValidationError.isValidationError)
+      ? Effect.void
+      : Console.error(`petstore: ${describeFailure(cause)}`)
+  ),
+  Effect.provide(Layer.merge(NodeContext.layer, Logger.json)),
+  NodeRuntime.runMain({ disablePrettyLogger: true, disableErrorReporting: true })
+)

@@ -3,13 +3,20 @@
  * gracefully (stops accepting, lets in-flight requests finish, closes storage).
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Cause, Effect, Layer, Logger } from "effect"
 import { LogLevelConfig } from "./AppConfig.js"
-import { loggingLayer } from "./Logging.js"
+import { describeFailure } from "./Failure.js"
 import { ServerLive } from "./Server.js"
 
 const main = Effect.flatMap(LogLevelConfig, (level) =>
-  Layer.launch(ServerLive).pipe(Effect.provide(loggingLayer(level)))
+  Layer.launch(ServerLive).pipe(Logger.withMinimumLogLevel(level))
+).pipe(
+  Effect.tapErrorCause((cause) =>
+    Cause.isInterruptedOnly(cause)
+      ? Effect.void
+      : Effect.logError(`petstore stopped: ${describeFailure(cause)}`)
+  ),
+  Effect.provide(Logger.json)
 )
 
-NodeRuntime.runMain(main, { disablePrettyLogger: true })
+NodeRuntime.runMain(main, { disablePrettyLogger: true, disableErrorReporting: true })

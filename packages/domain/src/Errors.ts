@@ -29,4 +29,10 @@ export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unau
 export class StorageError extends Schema.TaggedError<StorageError>()("StorageError", {
   operation: Schema.String,
   cause: Schema.Defect
-}) {}
+}) {
+  /** For operators' logs only; clients never see it. */
+  override get message(): string {
+    const cause = this.cause instanceof Error ? this.cause.message : String(this.cause)
+    return `${this.operation} failed: ${cause}`
+  }
+}

@@ -53,10 +53,12 @@ export const PetstoreHttpServer = (options: PetstoreHttpServerOptions) =>
       const handler = yield* NodeHttpServer.makeHandler(
         withRequestLifecycle({ timeout: options.requestTimeout })(app)
       ).pipe(HttpIncomingMessage.withMaxBodySize(Option.some(maxRequestBodyBytes)))
+      // Node's own limits sit just outside the handled deadline; the headers limit is slow-loris
+      // protection (node requires it not to exceed the request limit).
+      const nodeRequestTimeout = Duration.toMillis(options.requestTimeout) + 5_000
       const server = createServer({
-        // Slow-loris protection; the deadline of a handled request is `requestTimeout`.
-        headersTimeout: 10_000,
-        requestTimeout: Duration.toMillis(options.requestTimeout) + 5_000,
+        headersTimeout: Math.min(10_000, nodeRequestTimeout),
+        requestTimeout: nodeRequestTimeout,
         keepAliveTimeout: 5_000
       })
       server.on("request", handler)

@@ -26,43 +26,46 @@ const jsonPost = (body: unknown) => ({
   body: JSON.stringify(body)
 })
 
-layer(TestServerLive(MemoryStore.layer))("responses conform to the published OpenAPI document", (it) => {
-  const validate = (
-    document: OpenApiDocument,
-    path: string,
-    method: string,
-    response: Response,
-    body: unknown
-  ) => {
-    const operation = document.paths[path]?.[method]
-    expect(operation, `${method} ${path} is documented`).toBeDefined()
-    const documented = operation?.responses[String(response.status)]
-    expect(documented, `${method} ${path} documents ${response.status}`).toBeDefined()
-    const schema = documented?.content?.["application/json"]?.schema
-    expect(schema, `${method} ${path} ${response.status} has a JSON schema`).toBeDefined()
-    const ajv = new Ajv2020({ strict: false, allErrors: true })
-    const check = ajv.compile({ ...schema, components: document.components })
-    const valid = check(body)
-    expect(valid, `${method} ${path} ${response.status}: ${JSON.stringify(check.errors)}`).toBe(true)
-    for (const name of Object.keys(documented?.headers ?? {})) {
-      if (["X-Request-Id", "Deprecation", "Sunset", "Location"].includes(name)) {
-        expect(
-          response.headers.get(name),
-          `${method} ${path} ${response.status} sends ${name}`
-        ).not.toBeNull()
+layer(TestServerLive(MemoryStore.layer), { excludeTestServices: true })(
+  "responses conform to the published OpenAPI document",
+  (it) => {
+    const validate = (
+      document: OpenApiDocument,
+      path: string,
+      method: string,
+      response: Response,
+      body: unknown
+    ) => {
+      const operation = document.paths[path]?.[method]
+      expect(operation, `${method} ${path} is documented`).toBeDefined()
+      const documented = operation?.responses[String(response.status)]
+      expect(documented, `${method} ${path} documents ${response.status}`).toBeDefined()
+      const schema = documented?.content?.["application/json"]?.schema
+      expect(schema, `${method} ${path} ${response.status} has a JSON schema`).toBeDefined()
+      const ajv = new Ajv2020({ strict: false, allErrors: true })
+      const check = ajv.compile({ ...schema, components: document.components })
+      const valid = check(body)
+      expect(valid, `${method} ${path} ${response.status}: ${JSON.stringify(check.errors)}`).toBe(true)
+      for (const name of Object.keys(documented?.headers ?? {})) {
+        if (["X-Request-Id", "Deprecation", "Sunset", "Location"].includes(name)) {
+          expect(
+            response.headers.get(name),
+            `${method} ${path} ${response.status} sends ${name}`
+          ).not.toBeNull()
+        }
       }
     }
-  }
 
-  describe("each operation and status", () => {
-    it.effect("listPets, createPet and getPet", () =>
-      Effect.gen(function* () {
-        const server = yield* TestServer
-        const document = (yield* json(
-          yield* server.request("/v1/openapi.json", { key: null })
-        )) as OpenApiDocument
-        const cases: ReadonlyArray<readonly [string, string, string, RequestInit & { key?: string | null }]> =
-          [
+    describe("each operation and status", () => {
+      it.effect("listPets, createPet and getPet", () =>
+        Effect.gen(function* () {
+          const server = yield* TestServer
+          const document = (yield* json(
+            yield* server.request("/v1/openapi.json", { key: null })
+          )) as OpenApiDocument
+          const cases: ReadonlyArray<
+            readonly [string, string, string, RequestInit & { key?: string | null }]
+          > = [
             ["/v1/pets", "post", "/v1/pets", jsonPost({ name: "Doc", categoryId: 1 })],
             ["/v1/pets", "post", "/v1/pets", jsonPost({ name: "", categoryId: 1 })],
             ["/v1/pets", "post", "/v1/pets", { ...jsonPost({ name: "Doc", categoryId: 1 }), key: null }],
@@ -82,36 +85,37 @@ layer(TestServerLive(MemoryStore.layer))("responses conform to the published Ope
             ["/healthz", "get", "/healthz", { key: null }],
             ["/readyz", "get", "/readyz", { key: null }]
           ]
-        const statuses = new Map<string, Set<number>>()
-        for (const [path, method, url, init] of cases) {
-          const response = yield* server.request(url, init)
-          validate(document, path, method, response, yield* json(response))
-          const seen = statuses.get(`${method} ${path}`) ?? new Set<number>()
-          seen.add(response.status)
-          statuses.set(`${method} ${path}`, seen)
-        }
-        expect([...(statuses.get("post /v1/pets") ?? [])].sort()).toEqual([201, 400, 401, 413, 415])
-        expect([...(statuses.get("get /v1/pets") ?? [])].sort()).toEqual([200, 400, 401])
-        expect([...(statuses.get("get /v1/pets/{petId}") ?? [])].sort()).toEqual([200, 401, 404])
-      })
-    )
+          const statuses = new Map<string, Set<number>>()
+          for (const [path, method, url, init] of cases) {
+            const response = yield* server.request(url, init)
+            validate(document, path, method, response, yield* json(response))
+            const seen = statuses.get(`${method} ${path}`) ?? new Set<number>()
+            seen.add(response.status)
+            statuses.set(`${method} ${path}`, seen)
+          }
+          expect([...(statuses.get("post /v1/pets") ?? [])].sort()).toEqual([201, 400, 401, 413, 415])
+          expect([...(statuses.get("get /v1/pets") ?? [])].sort()).toEqual([200, 400, 401])
+          expect([...(statuses.get("get /v1/pets/{petId}") ?? [])].sort()).toEqual([200, 401, 404])
+        })
+      )
 
-    it.effect("the document names no platform-internal schema and marks getPet deprecated", () =>
-      Effect.gen(function* () {
-        const server = yield* TestServer
-        const text = yield* Effect.promise(() =>
-          server
-            .request("/v1/openapi.json", { key: null })
-            .pipe(Effect.runPromise)
-            .then((r) => r.text())
-        )
-        expect(text).not.toContain("HttpApiDecodeError")
-        const document = JSON.parse(text) as OpenApiDocument & {
-          paths: Record<string, Record<string, { deprecated?: boolean; security?: unknown }>>
-        }
-        expect(document.paths["/v1/pets/{petId}"]?.get?.deprecated).toBe(true)
-        expect(document.paths["/v1/pets"]?.get?.security).toEqual([{ apiKey: [] }])
-      })
-    )
-  })
-})
+      it.effect("the document names no platform-internal schema and marks getPet deprecated", () =>
+        Effect.gen(function* () {
+          const server = yield* TestServer
+          const text = yield* Effect.promise(() =>
+            server
+              .request("/v1/openapi.json", { key: null })
+              .pipe(Effect.runPromise)
+              .then((r) => r.text())
+          )
+          expect(text).not.toContain("HttpApiDecodeError")
+          const document = JSON.parse(text) as OpenApiDocument & {
+            paths: Record<string, Record<string, { deprecated?: boolean; security?: unknown }>>
+          }
+          expect(document.paths["/v1/pets/{petId}"]?.get?.deprecated).toBe(true)
+          expect(document.paths["/v1/pets"]?.get?.security).toEqual([{ apiKey: [] }])
+        })
+      )
+    })
+  }
+)

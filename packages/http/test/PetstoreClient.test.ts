@@ -10,7 +10,7 @@ import { MemoryStore } from "@petstore/store-memory"
 import { Effect } from "effect"
 import { TestServer, TestServerLive } from "./support/TestServer.js"
 
-layer(TestServerLive(MemoryStore.layer))("the typed client", (it) => {
+layer(TestServerLive(MemoryStore.layer), { excludeTestServices: true })("the typed client", (it) => {
   it.effect("creates, lists and gets animals", () =>
     Effect.gen(function* () {
       const server = yield* TestServer

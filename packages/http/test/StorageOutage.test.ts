@@ -25,7 +25,7 @@ const BrokenStorage = Layer.mergeAll(
   MemoryApiKeyRepository.layer
 )
 
-layer(TestServerLive(BrokenStorage))("storage outage", (it) => {
+layer(TestServerLive(BrokenStorage), { excludeTestServices: true })("storage outage", (it) => {
   it.effect("every operation answers 503 with Retry-After and no internal detail", () =>
     Effect.gen(function* () {
       const server = yield* TestServer

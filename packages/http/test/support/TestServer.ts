@@ -11,7 +11,7 @@ import {
   type StorageHealth
 } from "@petstore/domain"
 import { ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "@petstore/http"
-import { Context, Effect, Layer } from "effect"
+import { Context, type Duration, Effect, Layer } from "effect"
 
 export type Ports = PetRepository | IdempotencyRepository | ApiKeyRepository | StorageHealth
 
@@ -30,7 +30,10 @@ export class TestServer extends Context.Tag("TestServer")<
   }
 >() {}
 
-export const TestServerLive = <E>(storage: Layer.Layer<Ports, E>) =>
+export const TestServerLive = <E>(
+  storage: Layer.Layer<Ports, E>,
+  options: { readonly requestTimeout?: Duration.DurationInput } = {}
+) =>
   Layer.effect(
     TestServer,
     Effect.gen(function* () {
@@ -57,7 +60,7 @@ export const TestServerLive = <E>(storage: Layer.Layer<Ports, E>) =>
       PetstoreHttpServer({
         port: 0,
         host: "127.0.0.1",
-        requestTimeout: "5 seconds",
+        requestTimeout: options.requestTimeout ?? "5 seconds",
         shutdownGrace: "1 second"
       }).pipe(Layer.provide(PetstoreHttpApiLive))
     ),

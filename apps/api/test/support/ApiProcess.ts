@@ -1,0 +1,347 @@
+/**
+ * Runs the built API process (`dist/main.js`) and the key CLI (`dist/cli.js`) as a user would, with
+ * helpers to talk to them over raw HTTP and to clean up whatever a test leaves behind.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { mkdtemp, rm } from "node:fs/promises"
+import { request as httpRequest } from "node:http"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import { TestDatabase } from "@petstore/testing"
+import { Effect, Exit, Scope } from "effect"
+
+export const appDirectory = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
+export const repositoryRoot = resolve(appDirectory, "../..")
+export const mainScript = join(appDirectory, "dist/main.js")
+export const cliScript = join(appDirectory, "dist/cli.js")
+
+/** Builds the app and everything it depends on (turbo replays unchanged packages from its cache). */
+export const buildApp = (): Promise<void> =>
+  new Promise((resolvePromise, reject) => {
+    execFile(
+      "pnpm",
+      ["turbo", "run", "build", "--filter=@petstore/api-app...", "--output-logs=errors-only"],
+      { cwd: repositoryRoot, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        error === null
+          ? resolvePromise()
+          : reject(new Error(`building the API app failed: ${error.message}\n${stdout}\n${stderr}`))
+    )
+  })
+
+// ---------------------------------------------------------------------------------------------------
+// Cleanup: everything a test starts is registered here and released by `cleanUp` (in `afterEach`).
+
+const cleanups: Array<() => Promise<void>> = []
+
+/** Releases what the tests started, most recent first: processes, then databases, then directories. */
+export const cleanUp = async (): Promise<void> => {
+  const errors: Array<unknown> = []
+  while (cleanups.length > 0) {
+    const release = cleanups.pop()
+    try {
+      await release?.()
+    } catch (error) {
+      errors.push(error)
+    }
+  }
+  if (errors.length > 0) throw new AggregateError(errors, "cleaning up after the test failed")
+}
+
+export const temporaryDirectory = async (): Promise<string> => {
+  const directory = await mkdtemp(join(tmpdir(), "petstore-api-process-"))
+  cleanups.push(() => rm(directory, { recursive: true, force: true }))
+  return directory
+}
+
+/** A fresh database on the test PostgreSQL server, dropped at clean-up. Fails when it is unreachable. */
+export const freshDatabase = async (): Promise<TestDatabase.TestDatabase["Type"]> => {
+  const scope = Effect.runSync(Scope.make())
+  const closeScope = () => Effect.runPromise(Scope.close(scope, Exit.void))
+  cleanups.push(closeScope)
+  return Effect.runPromise(Scope.extend(TestDatabase.make, scope))
+}
+
+/** A port nobody listens on right now (the system's choice for port 0, released at once). */
+export const freePort = (): Promise<number> =>
+  new Promise((resolvePromise, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      server.close(() => (port > 0 ? resolvePromise(port) : reject(new Error("no port assigned"))))
+    })
+  })
+
+export const randomKey = (): string => `pk_test_${globalThis.crypto.randomUUID().replaceAll("-", "")}`
+
+/** The environment of a child: this process's, minus anything that would choose its storage or level. */
+const childEnvironment = (env: Record<string, string>): NodeJS.ProcessEnv => {
+  const base: NodeJS.ProcessEnv = { ...process.env }
+  for (const name of Object.keys(base)) {
+    if (name.startsWith("PETSTORE_") || name === "DATABASE_URL" || name === "LOG_LEVEL" || name === "PORT")
+      delete base[name]
+  }
+  return { ...base, NODE_ENV: "production", ...env }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The server process.
+
+export interface Exited {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+}
+
+export interface ServerProcess {
+  readonly child: ChildProcess
+  readonly port: number
+  readonly baseUrl: string
+  readonly stdout: () => string
+  readonly stderr: () => string
+  readonly output: () => string
+  readonly exited: Promise<Exited>
+  readonly hasExited: () => boolean
+  /** Resolves once stdout says the server listens; rejects when the process exits first or on timeout. */
+  readonly listening: (timeoutMs?: number) => Promise<void>
+  /** Sends SIGTERM and waits for the exit (rejects after `timeoutMs`). */
+  readonly terminate: (timeoutMs?: number) => Promise<Exited>
+}
+
+const withTimeout = <A>(promise: Promise<A>, timeoutMs: number, what: string): Promise<A> =>
+  new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what}: no result within ${timeoutMs} ms`)), timeoutMs)
+    promise.then(
+      (value) => {
+        clearTimeout(timer)
+        resolvePromise(value)
+      },
+      (error: unknown) => {
+        clearTimeout(timer)
+        reject(error)
+      }
+    )
+  })
+
+/**
+ * Spawns `node dist/main.js` with `env` (PORT and HOST chosen here unless given). The process is
+ * killed (SIGKILL) at clean-up if it is still running.
+ */
+export const startServer = async (env: Record<string, string>): Promise<ServerProcess> => {
+  const port = env.PORT === undefined ? await freePort() : Number(env.PORT)
+  const child = spawn(process.execPath, [mainScript], {
+    cwd: appDirectory,
+    env: childEnvironment({ PORT: String(port), HOST: "127.0.0.1", ...env }),
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let stdout = ""
+  let stderr = ""
+  let exitedAlready = false
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk
+  })
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk
+  })
+  const exited = new Promise<Exited>((resolvePromise) => {
+    child.once("exit", (code, signal) => {
+      exitedAlready = true
+      resolvePromise({ code, signal })
+    })
+  })
+  // Let the streams drain before anyone reads the output of an exited process.
+  const closed = new Promise<Exited>((resolvePromise) => {
+    child.once("close", (code, signal) => resolvePromise({ code, signal }))
+  })
+  const output = () => `--- stdout\n${stdout}\n--- stderr\n${stderr}`
+  cleanups.push(async () => {
+    if (!exitedAlready) {
+      child.kill("SIGKILL")
+      await withTimeout(closed, 10_000, "killing the server")
+    }
+  })
+  const listening = (timeoutMs = 60_000) =>
+    new Promise<void>((resolvePromise, reject) => {
+      const started = Date.now()
+      const check = () => {
+        if (/"petstore listening on /.test(stdout)) return resolvePromise()
+        if (exitedAlready)
+          return reject(new Error(`the server exited before listening (code ${child.exitCode})\n${output()}`))
+        if (Date.now() - started > timeoutMs)
+          return reject(new Error(`the server did not listen within ${timeoutMs} ms\n${output()}`))
+        setTimeout(check, 20)
+      }
+      check()
+    })
+  const terminate = async (timeoutMs = 30_000) => {
+    if (!exitedAlready) child.kill("SIGTERM")
+    await withTimeout(closed, timeoutMs, `the server stopping after SIGTERM\n${output()}`)
+    return exited
+  }
+  return {
+    child,
+    port,
+    baseUrl: `http://127.0.0.1:${port}`,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    output,
+    exited: closed.then(() => exited),
+    hasExited: () => exitedAlready,
+    listening,
+    terminate
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The key CLI.
+
+export interface CliResult {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+export const runCli = (args: ReadonlyArray<string>, env: Record<string, string>): Promise<CliResult> =>
+  new Promise((resolvePromise, reject) => {
+    const child = execFile(
+      process.execPath,
+      [cliScript, ...args],
+      { cwd: appDirectory, env: childEnvironment(env), timeout: 60_000, killSignal: "SIGKILL" },
+      (error, stdout, stderr) => {
+        if (error !== null && typeof error.code !== "number")
+          return reject(new Error(`petstore ${args.join(" ")} did not finish: ${error.message}\n${stderr}`))
+        resolvePromise({ code: child.exitCode, stdout, stderr })
+      }
+    )
+  })
+
+// ---------------------------------------------------------------------------------------------------
+// HTTP, one connection per request, so that a refused or reset connection is told apart from a
+// response cut off midway.
+
+export interface HttpResponse {
+  readonly status: number
+  readonly headers: Record<string, string | Array<string> | undefined>
+  readonly text: string
+  readonly json: () => unknown
+}
+
+export interface RequestOptions {
+  readonly method?: string
+  readonly key?: string
+  readonly headers?: Record<string, string>
+  readonly body?: unknown
+  readonly timeoutMs?: number
+}
+
+/** A failed exchange: `stage` says whether any byte of a response had arrived. */
+export class HttpFailure extends Error {
+  constructor(
+    readonly stage: "before-response" | "mid-response" | "timeout",
+    readonly code: string | undefined,
+    message: string
+  ) {
+    super(message)
+  }
+}
+
+export const send = (baseUrl: string, path: string, options: RequestOptions = {}): Promise<HttpResponse> =>
+  new Promise((resolvePromise, reject) => {
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body)
+    const headers: Record<string, string> = {
+      connection: "close",
+      ...(options.key === undefined ? {} : { authorization: `Bearer ${options.key}` }),
+      ...(body === undefined
+        ? {}
+        : { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }),
+      ...options.headers
+    }
+    let responded = false
+    let settled = false
+    const fail = (error: HttpFailure) => {
+      if (settled) return
+      settled = true
+      reject(error)
+    }
+    const req = httpRequest(`${baseUrl}${path}`, { method: options.method ?? "GET", headers, agent: false })
+    const timer = setTimeout(() => {
+      fail(new HttpFailure("timeout", undefined, `${options.method ?? "GET"} ${path}: no answer in time`))
+      req.destroy()
+    }, options.timeoutMs ?? 15_000)
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer)
+      fail(new HttpFailure(responded ? "mid-response" : "before-response", error.code, error.message))
+    })
+    req.on("response", (response) => {
+      responded = true
+      let text = ""
+      response.setEncoding("utf8")
+      response.on("data", (chunk: string) => {
+        text += chunk
+      })
+      response.on("aborted", () => {
+        clearTimeout(timer)
+        fail(new HttpFailure("mid-response", "ECONNRESET", `${path}: the response was cut off`))
+      })
+      response.on("error", (error: NodeJS.ErrnoException) => {
+        clearTimeout(timer)
+        fail(new HttpFailure("mid-response", error.code, error.message))
+      })
+      response.on("end", () => {
+        clearTimeout(timer)
+        if (settled) return
+        if (!response.complete) {
+          fail(new HttpFailure("mid-response", "ECONNRESET", `${path}: the response was incomplete`))
+          return
+        }
+        settled = true
+        resolvePromise({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          text,
+          json: () => JSON.parse(text)
+        })
+      })
+    })
+    req.end(body)
+  })
+
+export interface Pet {
+  readonly id: number
+  readonly name: string
+  readonly categoryId: number
+  readonly status: string
+}
+
+/** Every animal, following the `next` links. */
+export const listAll = async (baseUrl: string, key: string): Promise<Array<Pet>> => {
+  const pets: Array<Pet> = []
+  let path: string | undefined = "/v1/pets?limit=100"
+  for (let pages = 0; path !== undefined && pages < 1000; pages++) {
+    const response = await send(baseUrl, path, { key })
+    if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${response.text}`)
+    pets.push(...(response.json() as Array<Pet>))
+    const link = response.headers.link
+    path = typeof link === "string" ? /<([^>]+)>; rel="next"/.exec(link)?.[1] : undefined
+  }
+  return pets
+}
+
+/** The stdout lines parsed as JSON (a line that is not JSON makes this throw, naming it). */
+export const logLines = (stdout: string): Array<Record<string, unknown>> =>
+  stdout
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => {
+      try {
+        const parsed: unknown = JSON.parse(line)
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+          throw new Error("not an object")
+        return parsed as Record<string, unknown>
+      } catch {
+        throw new Error(`a log line on stdout is not a JSON object: ${line}`)
+      }
+    })
