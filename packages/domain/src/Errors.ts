@@ -36,3 +36,31 @@ export class StorageError extends Schema.TaggedError<StorageError>()("StorageErr
     return `${this.operation} failed: ${cause}`
   }
 }
+
+export class ProjectIdTaken extends Schema.TaggedError<ProjectIdTaken>()("ProjectIdTaken", {
+  id: Schema.String
+}) {}
+
+export class ProjectNotFound extends Schema.TaggedError<ProjectNotFound>()("ProjectNotFound", {
+  id: Schema.String
+}) {}
+
+export class DomainNotFound extends Schema.TaggedError<DomainNotFound>()("DomainNotFound", {
+  hostname: Schema.String
+}) {}
+
+/** Another project (of any account) already has this hostname. */
+export class HostnameTaken extends Schema.TaggedError<HostnameTaken>()("HostnameTaken", {
+  hostname: Schema.String
+}) {}
+
+/** Custom domains need a paid plan (Pro or above). */
+export class PlanRequired extends Schema.TaggedError<PlanRequired>()("PlanRequired", {}) {}
+
+/** Custom domains need a project that has been deployed successfully. */
+export class DeployRequired extends Schema.TaggedError<DeployRequired>()("DeployRequired", {}) {}
+
+/** A hostname, config or request that breaks a rule; `message` is "field: rule". */
+export class InvalidDomainRequest extends Schema.TaggedError<InvalidDomainRequest>()("InvalidDomainRequest", {
+  message: Schema.String
+}) {}

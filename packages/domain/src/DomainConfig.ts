@@ -1,0 +1,62 @@
+/**
+ * Which hostname a project is served at (`primary`) and which of its other domains redirect there
+ * (301). `primary` is the default hostname or a verified domain of the project; each redirect goes
+ * from another of its domains to the primary, so there can be no chain and no loop.
+ */
+import { Either, Schema } from "effect"
+import type { CustomDomain } from "./CustomDomain.js"
+
+export const redirectStatus = 301
+
+export class DomainRedirect extends Schema.Class<DomainRedirect>("DomainRedirect")({
+  from: Schema.String,
+  to: Schema.String,
+  status: Schema.Literal(redirectStatus).annotations({
+    message: () => ({ message: "must be 301", override: true })
+  })
+}) {}
+
+export class DomainConfig extends Schema.Class<DomainConfig>("DomainConfig")({
+  primary: Schema.String,
+  redirects: Schema.Array(DomainRedirect)
+}) {}
+
+/** Until the owner sets one: served at the default hostname, no redirects. */
+export const defaultDomainConfig = (defaultHostname: string): DomainConfig =>
+  new DomainConfig({ primary: defaultHostname, redirects: [] })
+
+/** The config if it follows the rules for this project, else the first rule broken, as "field: rule". */
+export const validateDomainConfig = (
+  config: DomainConfig,
+  defaultHostname: string,
+  domains: ReadonlyArray<CustomDomain>
+): Either.Either<DomainConfig, string> => {
+  const byHostname = new Map(domains.map((domain) => [domain.hostname as string, domain]))
+  const primary = config.primary
+  if (primary !== defaultHostname && byHostname.get(primary)?.status !== "verified") {
+    return Either.left(`primary: must be ${defaultHostname} or a verified domain of the project`)
+  }
+  const seen = new Set<string>()
+  for (const [index, redirect] of config.redirects.entries()) {
+    const at = `redirects.${index}`
+    if (!byHostname.has(redirect.from)) return Either.left(`${at}.from: must be a domain of the project`)
+    if (redirect.from === primary) return Either.left(`${at}.from: must not be the primary`)
+    if (seen.has(redirect.from)) return Either.left(`${at}.from: appears in more than one redirect`)
+    if (redirect.to !== primary) return Either.left(`${at}.to: must be the primary, ${primary}`)
+    seen.add(redirect.from)
+  }
+  return Either.right(config)
+}
+
+/** The config once `hostname` is removed: its redirect goes, and a removed primary falls back. */
+export const withoutDomain = (
+  config: DomainConfig,
+  hostname: string,
+  defaultHostname: string
+): DomainConfig => {
+  if (config.primary === hostname) return defaultDomainConfig(defaultHostname)
+  return new DomainConfig({
+    ...config,
+    redirects: config.redirects.filter((redirect) => redirect.from !== hostname)
+  })
+}

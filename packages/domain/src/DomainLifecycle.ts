@@ -1,0 +1,101 @@
+/**
+ * How a custom domain's state moves: it is added pending with its DNS instruction; each check applies
+ * a verdict; the 48-hour window closes on a domain still unverified; Verify restarts the window. A
+ * verified domain waits for its certificate (`pending`).
+ */
+import { Certificate, CustomDomain, dnsInstruction, Verification } from "./CustomDomain.js"
+import { Problem } from "./DomainProblem.js"
+import type { DomainVerdict } from "./DomainVerdict.js"
+import { type Hostname, hostnameKind } from "./Hostname.js"
+import type { ProjectId } from "./Project.js"
+import { deadlineFrom, nextCheckAt } from "./VerificationSchedule.js"
+
+const noCertificate = new Certificate({ status: "none", issuedAt: null, expiresAt: null, problems: [] })
+
+/** A new domain: pending, checked at once by the worker, with 48 hours to verify. */
+export const newCustomDomain = (
+  hostname: Hostname,
+  projectId: ProjectId,
+  target: string,
+  now: Date
+): CustomDomain => {
+  const kind = hostnameKind(hostname)
+  return new CustomDomain({
+    hostname,
+    projectId,
+    kind,
+    status: "pending",
+    dnsRecord: dnsInstruction(hostname, kind, target),
+    verification: new Verification({
+      lastCheckedAt: null,
+      nextCheckAt: now,
+      deadline: deadlineFrom(now),
+      problems: []
+    }),
+    certificate: noCertificate,
+    createdAt: now
+  })
+}
+
+/** Verify (or Re-verify) clicked: a fresh 48-hour window, starting now. */
+export const restartVerificationWindow = (domain: CustomDomain, now: Date): CustomDomain =>
+  new CustomDomain({
+    ...domain,
+    status: domain.status === "failed" ? "pending" : domain.status,
+    verification: new Verification({ ...domain.verification, nextCheckAt: now, deadline: deadlineFrom(now) })
+  })
+
+const timedOut = (deadline: Date) =>
+  new Problem({
+    code: "verification_timed_out",
+    message: `The domain did not verify within 48 hours (by ${deadline.toISOString()}). Fix the DNS record, then click Verify to try again.`
+  })
+
+/** The domain after a check at `now` that gave `verdict`. */
+export const applyVerdict = (domain: CustomDomain, verdict: DomainVerdict, now: Date): CustomDomain => {
+  const { deadline } = domain.verification
+  if (verdict._tag === "Verified") {
+    return new CustomDomain({
+      ...domain,
+      status: "verified",
+      verification: new Verification({ lastCheckedAt: now, nextCheckAt: null, deadline, problems: [] }),
+      certificate:
+        domain.certificate.status === "none"
+          ? new Certificate({ ...domain.certificate, status: "pending" })
+          : domain.certificate
+    })
+  }
+  // A lookup that got no answer never takes a verified domain down by itself.
+  if (verdict._tag === "Inconclusive" && domain.status === "verified") {
+    return new CustomDomain({
+      ...domain,
+      verification: new Verification({
+        ...domain.verification,
+        lastCheckedAt: now,
+        problems: verdict.problems
+      })
+    })
+  }
+  if (now.getTime() >= deadline.getTime()) {
+    return new CustomDomain({
+      ...domain,
+      status: "failed",
+      verification: new Verification({
+        lastCheckedAt: now,
+        nextCheckAt: null,
+        deadline,
+        problems: [timedOut(deadline), ...verdict.problems]
+      })
+    })
+  }
+  return new CustomDomain({
+    ...domain,
+    status: "pending",
+    verification: new Verification({
+      lastCheckedAt: now,
+      nextCheckAt: nextCheckAt(deadline, now),
+      deadline,
+      problems: verdict.problems
+    })
+  })
+}

@@ -1,0 +1,25 @@
+/**
+ * What stands between a domain and being served, said so the owner can fix DNS without guessing:
+ * each problem names what was found next to what is required.
+ */
+import { Schema } from "effect"
+
+export const ProblemCode = Schema.Literal(
+  "record_not_found",
+  "conflicting_record",
+  "cname_mismatch",
+  "apex_requires_alias",
+  "dns_error",
+  "verification_timed_out",
+  "caa_blocks_issuer",
+  "domain_no_longer_verifies",
+  "issuance_failed"
+)
+export type ProblemCode = typeof ProblemCode.Type
+
+export class Problem extends Schema.Class<Problem>("Problem")({
+  code: ProblemCode,
+  message: Schema.String,
+  /** The records actually resolved, when there were any. */
+  found: Schema.optionalWith(Schema.Array(Schema.String), { exact: true })
+}) {}

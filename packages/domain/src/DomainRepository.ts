@@ -1,0 +1,48 @@
+/**
+ * Port: where custom domains are kept. A hostname belongs to at most one project, across all
+ * accounts (the store enforces it). Checks of due domains are leased, so that several workers share
+ * the work without checking one domain twice at once, and a dead worker's leases expire.
+ */
+import type { Effect, Option } from "effect"
+import { Context } from "effect"
+import type { CustomDomain } from "./CustomDomain.js"
+import type { HostnameTaken, StorageError } from "./Errors.js"
+import type { Hostname } from "./Hostname.js"
+import type { ProjectId } from "./Project.js"
+
+export interface DomainLease {
+  /** Who holds it: a worker's id, unique per process. */
+  readonly holder: string
+  readonly until: Date
+}
+
+export class DomainRepository extends Context.Tag("@petstore/domain/DomainRepository")<
+  DomainRepository,
+  {
+    /** Fails with `HostnameTaken` when any project already has this hostname. */
+    readonly insert: (domain: CustomDomain) => Effect.Effect<void, HostnameTaken | StorageError>
+    readonly findByHostname: (hostname: Hostname) => Effect.Effect<Option.Option<CustomDomain>, StorageError>
+    /** A project's domains, in the order they were added. */
+    readonly listByProject: (projectId: ProjectId) => Effect.Effect<ReadonlyArray<CustomDomain>, StorageError>
+    /** Replaces the stored domain (same hostname); false when it is gone (removed meanwhile). */
+    readonly update: (domain: CustomDomain) => Effect.Effect<boolean, StorageError>
+    /** False when there was no such domain in that project. */
+    readonly remove: (projectId: ProjectId, hostname: Hostname) => Effect.Effect<boolean, StorageError>
+    /**
+     * Leases up to `limit` domains whose `nextCheckAt` has passed at `now` and that no live lease
+     * holds, oldest due first, to `lease.holder` until `lease.until`.
+     */
+    readonly claimDue: (
+      now: Date,
+      limit: number,
+      lease: DomainLease
+    ) => Effect.Effect<ReadonlyArray<CustomDomain>, StorageError>
+    /** Gives back a lease, so the domain can be claimed again at once (graceful shutdown). */
+    readonly releaseLease: (hostname: Hostname, holder: string) => Effect.Effect<void, StorageError>
+    /**
+     * Stores the result of a leased check and ends the lease, only if `holder` still holds it; false
+     * when the lease was lost (expired and taken over) or the domain removed.
+     */
+    readonly completeCheck: (domain: CustomDomain, holder: string) => Effect.Effect<boolean, StorageError>
+  }
+>() {}

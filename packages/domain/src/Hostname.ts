@@ -1,0 +1,70 @@
+/**
+ * Hostnames of custom domains: normalised (lower case, IDN to punycode, no trailing dot), validated
+ * (LDH labels of 1–63 octets, at most 253 octets, at least two labels, not an address, under a real
+ * public suffix, not under the platform's own domain), and classified as apex or subdomain with the
+ * Public Suffix List (`example.co.uk` is an apex).
+ */
+import { Either, Schema } from "effect"
+import { parse } from "tldts"
+
+export const Hostname = Schema.String.pipe(
+  Schema.pattern(
+    /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/
+  ),
+  Schema.brand("Hostname")
+).annotations({ identifier: "Hostname", description: "A normalised hostname (lower case, punycode)." })
+export type Hostname = typeof Hostname.Type
+
+export const DomainKind = Schema.Literal("subdomain", "apex")
+export type DomainKind = typeof DomainKind.Type
+
+const label = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
+
+/** Lower case, IDN to punycode (the WHATWG URL algorithm every runtime has), no trailing dot. */
+const toAscii = (input: string): Either.Either<string, string> => {
+  const trimmed = input.trim()
+  if (trimmed === "" || /[\s/\\:@?#%[\]]/.test(trimmed))
+    return Either.left("must be a hostname such as docs.example.com")
+  try {
+    const ascii = new URL(`http://${trimmed}`).hostname
+    return Either.right(ascii.endsWith(".") ? ascii.slice(0, -1) : ascii)
+  } catch {
+    return Either.left("must be a hostname such as docs.example.com")
+  }
+}
+
+export const isUnderDomain = (hostname: string, domain: string): boolean =>
+  hostname === domain || hostname.endsWith(`.${domain}`)
+
+/**
+ * The normalised hostname, or the rule it breaks. `platformDomain` is where the platform's own
+ * default hostnames live; a custom domain may not be one of them.
+ */
+export const normaliseHostname = (input: string, platformDomain: string): Either.Either<Hostname, string> =>
+  Either.flatMap(toAscii(input), (hostname) => {
+    const labels = hostname.split(".")
+    if (hostname.length > 253) return Either.left("must be at most 253 characters")
+    if (labels.length < 2) return Either.left("must have at least two labels, such as example.com")
+    if (labels.some((part) => part.length === 0 || part.length > 63)) {
+      return Either.left("must have labels of 1 to 63 characters")
+    }
+    if (!labels.every((part) => label.test(part))) {
+      return Either.left("must have labels of letters, digits and inner hyphens only")
+    }
+    const parsed = parse(hostname)
+    if (parsed.isIp === true || /^[0-9]+$/.test(labels[labels.length - 1] ?? "")) {
+      return Either.left("must be a name, not an address")
+    }
+    if (parsed.domain === null || parsed.isIcann !== true)
+      return Either.left("must be under a public suffix such as .com")
+    if (isUnderDomain(hostname, platformDomain)) return Either.left(`must not be under ${platformDomain}`)
+    return Either.right(Hostname.make(hostname))
+  })
+
+/** An apex is a registrable domain itself (`example.com`, `example.co.uk`); anything below is a subdomain. */
+export const hostnameKind = (hostname: Hostname): DomainKind =>
+  parse(hostname).domain === hostname ? "apex" : "subdomain"
+
+/** DNS names compare case-insensitively, and a trailing dot (the root) changes nothing. */
+export const sameDnsName = (a: string, b: string): boolean =>
+  a.toLowerCase().replace(/\.$/, "") === b.toLowerCase().replace(/\.$/, "")

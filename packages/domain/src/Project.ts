@@ -1,0 +1,51 @@
+/**
+ * A documentation project, owned by an account, published at `<id>.<platform domain>` by default.
+ */
+import { Schema } from "effect"
+import { AccountName } from "./Account.js"
+import { Plan } from "./Plan.js"
+
+export const ProjectId = Schema.String.pipe(
+  Schema.filter((id) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(id), {
+    message: () => ({
+      message: "must be 1 to 63 lower-case letters, digits or inner hyphens",
+      override: true
+    })
+  }),
+  Schema.brand("ProjectId")
+).annotations({
+  identifier: "ProjectId",
+  description: "The project's slug, also the label of its default hostname."
+})
+export type ProjectId = typeof ProjectId.Type
+
+export const DeployStatus = Schema.Literal("succeeded", "failed").annotations({
+  message: () => ({ message: "must be one of succeeded, failed", override: true })
+})
+export type DeployStatus = typeof DeployStatus.Type
+
+export class Deploy extends Schema.Class<Deploy>("Deploy")({ status: DeployStatus, at: Schema.Date }) {}
+
+export class Project extends Schema.Class<Project>("ProjectRecord")({
+  id: ProjectId,
+  account: AccountName,
+  plan: Plan,
+  lastDeploy: Schema.NullOr(Deploy),
+  /** A failed deploy leaves the previous successful one online, so this is what "deployed" means. */
+  lastSucceededDeployAt: Schema.NullOr(Schema.Date),
+  createdAt: Schema.Date
+}) {}
+
+/** The platform subdomain a project is published at. */
+export const defaultHostnameOf = (id: ProjectId, platformDomain: string): string => `${id}.${platformDomain}`
+
+/** Custom domains need a project that has been deployed successfully. */
+export const hasSucceededDeploy = (project: Project): boolean => project.lastSucceededDeployAt !== null
+
+/** The project after a deploy finished with `status` at `at`. */
+export const recordDeploy = (project: Project, deploy: Deploy): Project =>
+  new Project({
+    ...project,
+    lastDeploy: deploy,
+    lastSucceededDeployAt: deploy.status === "succeeded" ? deploy.at : project.lastSucceededDeployAt
+  })
