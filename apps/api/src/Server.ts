@@ -2,7 +2,8 @@
  * The API server as one layer: storage (migrated), the operator's bootstrap key, then the HTTP server,
  * which opens its port last.
  */
-import { defaultAccountName, registerOperatorApiKey } from "@petstore/domain"
+import { NodeDnsResolver } from "@petstore/dns"
+import { defaultAccountName, platformSettingsLayer, registerOperatorApiKey } from "@petstore/domain"
 import { ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "@petstore/http"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { BootstrapKeyConfig, ServerConfig, StorageConfig } from "./AppConfig.js"
@@ -36,7 +37,8 @@ export const ServerLive = Layer.unwrapEffect(
       Layer.provide(
         Layer.mergeAll(PetstoreHttpApiLive, BootstrapKeyLive, exclusiveStorageCompanions(storage))
       ),
-      Layer.provide(storageLayer(storage))
+      Layer.provide(storageLayer(storage)),
+      Layer.provide(Layer.merge(NodeDnsResolver.layerConfig, platformSettingsLayer))
     )
   })
 )

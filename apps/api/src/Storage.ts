@@ -2,7 +2,12 @@
  * The storage the configuration chose, with its migrations run before anything uses it.
  */
 import type { SqlClient } from "@effect/sql"
-import type { ApiKeyRepository, StorageError } from "@petstore/domain"
+import {
+  type ApiKeyRepository,
+  domainCheckConfig,
+  runDomainChecks,
+  type StorageError
+} from "@petstore/domain"
 import { LocalApiKeyAdmin, RemoteApiKeyRepository } from "@petstore/http"
 import { MemoryStore } from "@petstore/store-memory"
 import { EmbeddedPostgres, PgMigrations, PgStore } from "@petstore/store-pg"
@@ -50,8 +55,20 @@ export const apiKeyStorageLayer = (
   )
 }
 
-/** What a server must run beside its storage: key administration for the CLI when storage is exclusive. */
-export const exclusiveStorageCompanions = (
-  choice: StorageChoice
-): Layer.Layer<never, unknown, ApiKeyRepository> =>
-  choice._tag === "Embedded" ? LocalApiKeyAdmin.layer({ directory: choice.dataDir }) : Layer.empty
+/**
+ * What a server must run beside storage only it can open (embedded, memory): the key administration
+ * for the CLI, and the domain checks a separate worker process would otherwise run.
+ */
+export const exclusiveStorageCompanions = (choice: StorageChoice) =>
+  choice._tag === "Postgres"
+    ? Layer.empty
+    : Layer.mergeAll(
+        choice._tag === "Embedded" ? LocalApiKeyAdmin.layer({ directory: choice.dataDir }) : Layer.empty,
+        InProcessDomainChecks
+      )
+
+const InProcessDomainChecks = Layer.scopedDiscard(
+  Effect.flatMap(domainCheckConfig(`api:${process.pid}`), (options) =>
+    Effect.forkScoped(runDomainChecks(options))
+  )
+)

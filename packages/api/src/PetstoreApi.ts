@@ -6,11 +6,14 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { HealthGroup } from "./HealthGroup.js"
 import { correctOpenApiDocument } from "./OpenApiDocument.js"
 import { PetsGroup } from "./PetsGroup.js"
+import { EdgeGroup, ProjectsGroup } from "./ProjectsGroup.js"
 
 export const apiVersion = "1.0.0"
 
 export class PetstoreApi extends HttpApi.make("petstore")
   .add(PetsGroup)
+  .add(ProjectsGroup)
+  .add(EdgeGroup)
   .add(HealthGroup)
   .annotate(OpenApi.Title, "Petstore")
   .annotate(OpenApi.Version, apiVersion)

@@ -4,11 +4,12 @@
  */
 import { Clock, Effect, Either, Option, Schema } from "effect"
 import type { AccountName } from "./Account.js"
-import type { CustomDomain } from "./CustomDomain.js"
+import { Certificate, type CustomDomain, CustomDomain as CustomDomainClass } from "./CustomDomain.js"
 import { DnsResolver } from "./DnsResolver.js"
 import {
   type DomainConfig,
   defaultDomainConfig,
+  normaliseDomainConfig,
   validateDomainConfig,
   withoutDomain
 } from "./DomainConfig.js"
@@ -20,6 +21,7 @@ import {
   DeployRequired,
   DomainNotFound,
   InvalidDomainRequest,
+  NotReverifiable,
   PlanRequired,
   ProjectNotFound
 } from "./Errors.js"
@@ -161,6 +163,31 @@ export const verifyNow = (account: AccountName, id: ProjectId, hostnameText: str
     return yield* save(yield* checkDomain(domain))
   })
 
+/**
+ * Re-verify, for a verified domain whose certificate is delayed or failed: check DNS again and, if the
+ * domain still verifies, restart issuance.
+ */
+export const reverifyDomain = (account: AccountName, id: ProjectId, hostnameText: string) =>
+  Effect.gen(function* () {
+    const domain = yield* findDomain(account, id, hostnameText)
+    const stuck = domain.certificate.status === "delayed" || domain.certificate.status === "failed"
+    if (domain.status !== "verified" || !stuck) {
+      return yield* new NotReverifiable({
+        hostname: domain.hostname,
+        reason: `re-verify is for a verified domain whose certificate is delayed or failed; this one is ${domain.status}, its certificate ${domain.certificate.status}`
+      })
+    }
+    const checked = yield* checkDomain(restartVerificationWindow(domain, yield* now))
+    return yield* save(
+      checked.status === "verified"
+        ? new CustomDomainClass({
+            ...checked,
+            certificate: new Certificate({ ...checked.certificate, status: "pending", problems: [] })
+          })
+        : checked
+    )
+  })
+
 export const removeDomain = (account: AccountName, id: ProjectId, hostnameText: string) =>
   Effect.gen(function* () {
     const domain = yield* findDomain(account, id, hostnameText)
@@ -179,10 +206,13 @@ export const putDomainConfig = (account: AccountName, id: ProjectId, config: Dom
   Effect.gen(function* () {
     yield* findOwnedProject(account, id)
     const domains = yield* Effect.flatMap(DomainRepository, (repository) => repository.listByProject(id))
-    const valid = yield* Either.match(validateDomainConfig(config, yield* defaultHostname(id), domains), {
-      onLeft: (rule) => Effect.fail(new InvalidDomainRequest({ message: rule })),
-      onRight: Effect.succeed
-    })
+    const valid = yield* Either.match(
+      validateDomainConfig(normaliseDomainConfig(config), yield* defaultHostname(id), domains),
+      {
+        onLeft: (rule) => Effect.fail(new InvalidDomainRequest({ message: rule })),
+        onRight: Effect.succeed
+      }
+    )
     yield* Effect.flatMap(ProjectRepository, (projects) => projects.saveConfig(id, valid))
     return valid
   })

@@ -2,7 +2,8 @@
  * The worker's job: claim the domains due for a check, check them with bounded concurrency, and store
  * each result only while its lease still holds. A check that fails to run gives its lease back.
  */
-import { Clock, Duration, Effect } from "effect"
+import { Clock, Config, Duration, Effect } from "effect"
+import type { CustomDomain } from "./CustomDomain.js"
 import { checkDomain } from "./CustomDomains.js"
 import { DomainRepository } from "./DomainRepository.js"
 
@@ -31,15 +32,19 @@ export const checkDueDomains = (options: DueCheckOptions) =>
       holder: options.holder,
       until: new Date(now + Duration.toMillis(options.lease))
     })
+    const release = (domain: CustomDomain) =>
+      domains.releaseLease(domain.hostname, options.holder).pipe(Effect.ignore)
     const stored = yield* Effect.forEach(
       claimed,
       (domain) =>
         checkDomain(domain).pipe(
           Effect.flatMap((checked) => domains.completeCheck(checked, options.holder)),
-          Effect.onInterrupt(() => domains.releaseLease(domain.hostname, options.holder).pipe(Effect.ignore)),
-          Effect.tapError(() => domains.releaseLease(domain.hostname, options.holder).pipe(Effect.ignore))
+          Effect.tapError(() => release(domain))
         ),
       { concurrency: options.concurrency }
+    ).pipe(
+      // Stopping mid-round gives back every lease still held (a completed check holds none).
+      Effect.onInterrupt(() => Effect.forEach(claimed, release, { discard: true }))
     )
     const completed = stored.filter((ok) => ok).length
     return {
@@ -48,3 +53,47 @@ export const checkDueDomains = (options: DueCheckOptions) =>
       abandoned: claimed.length - completed
     } satisfies DueCheckRound
   })
+
+/**
+ * Checks due domains until interrupted: another round at once while rounds find work, otherwise a
+ * pause of `pollInterval`. A round that fails (storage down) is logged and retried after the pause.
+ */
+export const runDomainChecks = (
+  options: DueCheckOptions & { readonly pollInterval: Duration.DurationInput }
+) =>
+  checkDueDomains(options).pipe(
+    Effect.tap((round) => (round.claimed > 0 ? Effect.logDebug("domain checks", round) : Effect.void)),
+    Effect.flatMap((round) =>
+      round.claimed === options.batchSize ? Effect.void : Effect.sleep(options.pollInterval)
+    ),
+    Effect.catchAll((error) =>
+      Effect.zipRight(
+        Effect.logWarning("a round of domain checks failed", error),
+        Effect.sleep(options.pollInterval)
+      )
+    ),
+    Effect.forever
+  )
+
+/** `PETSTORE_WORKER_CONCURRENCY` and the other knobs of the check loop; the holder id is the process's. */
+export const domainCheckConfig = (holder: string) =>
+  Config.all({
+    concurrency: Config.integer("PETSTORE_WORKER_CONCURRENCY").pipe(
+      Config.validate({
+        message: "must be an integer from 1 to 1000",
+        validation: (n) => n >= 1 && n <= 1000
+      }),
+      Config.withDefault(16)
+    ),
+    batchSize: Config.integer("PETSTORE_WORKER_BATCH_SIZE").pipe(
+      Config.validate({
+        message: "must be an integer from 1 to 10000",
+        validation: (n) => n >= 1 && n <= 10_000
+      }),
+      Config.withDefault(100)
+    ),
+    pollInterval: Config.duration("PETSTORE_WORKER_POLL_INTERVAL").pipe(
+      Config.withDefault(Duration.seconds(1))
+    ),
+    lease: Config.duration("PETSTORE_WORKER_LEASE").pipe(Config.withDefault(Duration.seconds(60)))
+  }).pipe(Config.map((options) => ({ ...options, holder })))

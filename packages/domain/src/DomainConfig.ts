@@ -25,6 +25,18 @@ export class DomainConfig extends Schema.Class<DomainConfig>("DomainConfig")({
 export const defaultDomainConfig = (defaultHostname: string): DomainConfig =>
   new DomainConfig({ primary: defaultHostname, redirects: [] })
 
+const dnsName = (name: string) => name.trim().toLowerCase().replace(/\.$/, "")
+
+/** The same config with every hostname as DNS compares them: lower case, no trailing dot. */
+export const normaliseDomainConfig = (config: DomainConfig): DomainConfig =>
+  new DomainConfig({
+    primary: dnsName(config.primary),
+    redirects: config.redirects.map(
+      (redirect) =>
+        new DomainRedirect({ ...redirect, from: dnsName(redirect.from), to: dnsName(redirect.to) })
+    )
+  })
+
 /** The config if it follows the rules for this project, else the first rule broken, as "field: rule". */
 export const validateDomainConfig = (
   config: DomainConfig,

@@ -72,6 +72,7 @@ export const applyVerdict = (domain: CustomDomain, verdict: DomainVerdict, now: 
       verification: new Verification({
         ...domain.verification,
         lastCheckedAt: now,
+        nextCheckAt: null,
         problems: verdict.problems
       })
     })

@@ -24,7 +24,10 @@ export class DomainRepository extends Context.Tag("@petstore/domain/DomainReposi
     readonly findByHostname: (hostname: Hostname) => Effect.Effect<Option.Option<CustomDomain>, StorageError>
     /** A project's domains, in the order they were added. */
     readonly listByProject: (projectId: ProjectId) => Effect.Effect<ReadonlyArray<CustomDomain>, StorageError>
-    /** Replaces the stored domain (same hostname); false when it is gone (removed meanwhile). */
+    /**
+     * Replaces the stored domain (same hostname and project); false when it is gone. It ends any
+     * lease, so a worker's check that started from the older state cannot overwrite this one.
+     */
     readonly update: (domain: CustomDomain) => Effect.Effect<boolean, StorageError>
     /** False when there was no such domain in that project. */
     readonly remove: (projectId: ProjectId, hostname: Hostname) => Effect.Effect<boolean, StorageError>

@@ -64,3 +64,9 @@ export class DeployRequired extends Schema.TaggedError<DeployRequired>()("Deploy
 export class InvalidDomainRequest extends Schema.TaggedError<InvalidDomainRequest>()("InvalidDomainRequest", {
   message: Schema.String
 }) {}
+
+/** Re-verify asked of a domain that is not verified, or whose certificate is not delayed or failed. */
+export class NotReverifiable extends Schema.TaggedError<NotReverifiable>()("NotReverifiable", {
+  hostname: Schema.String,
+  reason: Schema.String
+}) {}

@@ -3,15 +3,7 @@
  * what remains here is mapping domain outcomes to statuses and headers.
  */
 import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
-import {
-  Conflict,
-  CurrentCaller,
-  Gone,
-  IdempotencyKeyReused,
-  NotFound,
-  PetstoreApi,
-  Unavailable
-} from "@petstore/api"
+import { Conflict, CurrentCaller, Gone, IdempotencyKeyReused, NotFound, PetstoreApi } from "@petstore/api"
 import {
   createPet,
   currentGetPetAvailability,
@@ -21,18 +13,10 @@ import {
   listPets,
   type PetId,
   PetId as PetIdSchema,
-  type PetQuery,
-  type StorageError
+  type PetQuery
 } from "@petstore/domain"
 import { Effect, Option, Schema } from "effect"
-
-const unavailable = (error: StorageError) =>
-  Effect.zipRight(
-    Effect.logWarning(`storage failed during ${error.operation}`, error.cause),
-    Effect.fail(
-      new Unavailable({ code: "unavailable", message: "the service is temporarily unavailable", status: 503 })
-    )
-  )
+import { storageUnavailable } from "./StorageUnavailable.js"
 
 const setHeaders = (headers: Readonly<Record<string, string>>) =>
   HttpApp.appendPreResponseHandler((_request, response) =>
@@ -75,7 +59,7 @@ export const PetsHandlers = HttpApiBuilder.group(PetstoreApi, "pets", (handlers)
         if (Option.isSome(page.nextAfter))
           yield* setHeaders({ link: nextPageLink(query, page.nextAfter.value) })
         return page.pets
-      }).pipe(Effect.catchTag("StorageError", unavailable))
+      }).pipe(Effect.catchTag("StorageError", storageUnavailable))
     )
     .handle("createPet", ({ payload, headers }) =>
       Effect.gen(function* () {
@@ -109,7 +93,7 @@ export const PetsHandlers = HttpApiBuilder.group(PetstoreApi, "pets", (handlers)
                 status: 409
               })
             ),
-          StorageError: unavailable
+          StorageError: storageUnavailable
         })
       )
     )
@@ -125,7 +109,7 @@ export const PetsHandlers = HttpApiBuilder.group(PetstoreApi, "pets", (handlers)
             Effect.catchTags({
               PetNotFound: () => Effect.fail(notFound(path.petId)),
               GetPetRemoved: () => Effect.fail(gone),
-              StorageError: unavailable
+              StorageError: storageUnavailable
             })
           )
       })

@@ -7,15 +7,17 @@ import { PetstoreApi } from "@petstore/api"
 import { Layer } from "effect"
 import { ApiErrorMapping } from "./ApiErrorMapping.js"
 import { AuthenticationLive } from "./AuthenticationLive.js"
+import { EdgeHandlers } from "./EdgeHandlers.js"
 import { GetPetDeprecationLive } from "./GetPetDeprecationLive.js"
 import { HealthHandlers } from "./HealthHandlers.js"
 import { JsonBodyLive } from "./JsonBodyLive.js"
 import { PetsHandlers } from "./PetsHandlers.js"
+import { ProjectsHandlers } from "./ProjectsHandlers.js"
 
 export const openApiPath = "/v1/openapi.json"
 
 const ApiLive = HttpApiBuilder.api(PetstoreApi).pipe(
-  Layer.provide([PetsHandlers, HealthHandlers]),
+  Layer.provide([PetsHandlers, HealthHandlers, ProjectsHandlers, EdgeHandlers]),
   Layer.provide([AuthenticationLive, JsonBodyLive, GetPetDeprecationLive])
 )
 

@@ -4,7 +4,11 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { IdempotencyRepository, PetRepository, StorageHealth } from "@petstore/domain"
-import { MemoryApiKeyRepository } from "@petstore/store-memory"
+import {
+  MemoryApiKeyRepository,
+  MemoryDomainRepository,
+  MemoryProjectRepository
+} from "@petstore/store-memory"
 import { Clock, Effect, Layer } from "effect"
 import { json, TestServer, TestServerLive } from "./support/TestServer.js"
 
@@ -16,7 +20,9 @@ const HangingStorage = Layer.mergeAll(
   }),
   Layer.succeed(IdempotencyRepository, { reserve: () => Effect.never, release: () => Effect.never }),
   Layer.succeed(StorageHealth, { check: Effect.never }),
-  MemoryApiKeyRepository.layer
+  MemoryApiKeyRepository.layer,
+  MemoryProjectRepository.layer,
+  MemoryDomainRepository.layer
 )
 
 layer(TestServerLive(HangingStorage, { requestTimeout: "1 second" }), { excludeTestServices: true })(

@@ -4,7 +4,11 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { IdempotencyRepository, PetRepository, StorageError, StorageHealth } from "@petstore/domain"
-import { MemoryApiKeyRepository } from "@petstore/store-memory"
+import {
+  MemoryApiKeyRepository,
+  MemoryDomainRepository,
+  MemoryProjectRepository
+} from "@petstore/store-memory"
 import { Effect, Layer } from "effect"
 import { json, TestServer, TestServerLive } from "./support/TestServer.js"
 
@@ -22,7 +26,9 @@ const BrokenStorage = Layer.mergeAll(
     release: () => failing("release")
   }),
   Layer.succeed(StorageHealth, { check: failing("check") }),
-  MemoryApiKeyRepository.layer
+  MemoryApiKeyRepository.layer,
+  MemoryProjectRepository.layer,
+  MemoryDomainRepository.layer
 )
 
 layer(TestServerLive(BrokenStorage), { excludeTestServices: true })("storage outage", (it) => {

@@ -2,18 +2,35 @@
  * Every storage port kept in memory: for tests, demos and a server run without a database. Each
  * build of the layer is a fresh, empty store; nothing survives the process.
  */
-import type { ApiKeyRepository, IdempotencyRepository, PetRepository, StorageHealth } from "@petstore/domain"
+import type {
+  ApiKeyRepository,
+  DomainRepository,
+  IdempotencyRepository,
+  PetRepository,
+  ProjectRepository,
+  StorageHealth
+} from "@petstore/domain"
 import { Layer } from "effect"
 import * as MemoryApiKeyRepository from "./MemoryApiKeyRepository.js"
+import * as MemoryDomainRepository from "./MemoryDomainRepository.js"
 import * as MemoryIdempotencyRepository from "./MemoryIdempotencyRepository.js"
 import * as MemoryIdempotencyTable from "./MemoryIdempotencyTable.js"
 import * as MemoryPetRepository from "./MemoryPetRepository.js"
+import * as MemoryProjectRepository from "./MemoryProjectRepository.js"
 import * as MemoryStorageHealth from "./MemoryStorageHealth.js"
 
-export const layer: Layer.Layer<PetRepository | IdempotencyRepository | ApiKeyRepository | StorageHealth> =
-  Layer.mergeAll(
-    MemoryPetRepository.layer,
-    MemoryIdempotencyRepository.layer,
-    MemoryApiKeyRepository.layer,
-    MemoryStorageHealth.layer
-  ).pipe(Layer.provide(MemoryIdempotencyTable.layer))
+export const layer: Layer.Layer<
+  | PetRepository
+  | IdempotencyRepository
+  | ApiKeyRepository
+  | ProjectRepository
+  | DomainRepository
+  | StorageHealth
+> = Layer.mergeAll(
+  MemoryPetRepository.layer,
+  MemoryIdempotencyRepository.layer,
+  MemoryApiKeyRepository.layer,
+  MemoryProjectRepository.layer,
+  MemoryDomainRepository.layer,
+  MemoryStorageHealth.layer
+).pipe(Layer.provide(MemoryIdempotencyTable.layer))

@@ -2,8 +2,10 @@
  * @petstore/store-memory: the storage ports of @petstore/domain kept in memory.
  */
 export * as MemoryApiKeyRepository from "./MemoryApiKeyRepository.js"
+export * as MemoryDomainRepository from "./MemoryDomainRepository.js"
 export * as MemoryIdempotencyRepository from "./MemoryIdempotencyRepository.js"
 export * as MemoryIdempotencyTable from "./MemoryIdempotencyTable.js"
 export * as MemoryPetRepository from "./MemoryPetRepository.js"
+export * as MemoryProjectRepository from "./MemoryProjectRepository.js"
 export * as MemoryStorageHealth from "./MemoryStorageHealth.js"
 export * as MemoryStore from "./MemoryStore.js"

@@ -8,25 +8,36 @@ import type { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import {
   type ApiKeyRepository,
+  type DomainRepository,
   type IdempotencyRepository,
   type PetRepository,
+  type ProjectRepository,
   StorageError,
   type StorageHealth
 } from "@petstore/domain"
 import { Duration, Layer, Redacted } from "effect"
 import * as PgApiKeyRepository from "./PgApiKeyRepository.js"
+import * as PgDomainRepository from "./PgDomainRepository.js"
 import * as PgIdempotencyRepository from "./PgIdempotencyRepository.js"
 import * as PgPetRepository from "./PgPetRepository.js"
+import * as PgProjectRepository from "./PgProjectRepository.js"
 import * as PgStorageHealth from "./PgStorageHealth.js"
 
 export const layer: Layer.Layer<
-  PetRepository | IdempotencyRepository | ApiKeyRepository | StorageHealth,
+  | PetRepository
+  | IdempotencyRepository
+  | ApiKeyRepository
+  | ProjectRepository
+  | DomainRepository
+  | StorageHealth,
   never,
   SqlClient.SqlClient
 > = Layer.mergeAll(
   PgPetRepository.layer,
   PgIdempotencyRepository.layer,
   PgApiKeyRepository.layer,
+  PgProjectRepository.layer,
+  PgDomainRepository.layer,
   PgStorageHealth.layer
 )
 

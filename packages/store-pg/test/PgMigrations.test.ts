@@ -44,7 +44,7 @@ for (const [name, client] of servers) {
     it.effect("the first run applies every migration, the next ones none", () =>
       Effect.gen(function* () {
         const applied = yield* PgMigrations.run
-        expect(applied.map(([id]) => id)).toEqual([1, 2, 3])
+        expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4])
         expect(yield* PgMigrations.run).toEqual([])
         expect(yield* PgMigrations.run).toEqual([])
       })
@@ -84,6 +84,71 @@ for (const [name, client] of servers) {
             )
           )
         ).toBe(checkViolation)
+      })
+    )
+
+    it.effect("projects and custom domains: one project per hostname, references, states and leases", () =>
+      Effect.gen(function* () {
+        yield* PgMigrations.run
+        const sql = yield* SqlClient.SqlClient
+        const insertProject = (
+          id: string,
+          plan: string,
+          deployStatus: string | null,
+          deployAt: Date | null
+        ) =>
+          Effect.exit(
+            sql`insert into projects (id, account, plan, last_deploy_status, last_deploy_at, created_at)
+                values (${id}, 'acct', ${plan}, ${deployStatus}, ${deployAt}, now())`
+          )
+        expect(Exit.isSuccess(yield* insertProject("docs-a", "pro", "succeeded", new Date()))).toBe(true)
+        expect(Exit.isSuccess(yield* insertProject("docs-b", "free", null, null))).toBe(true)
+        expect(sqlState(yield* insertProject("docs-a", "pro", null, null))).toBe(uniqueViolation)
+        expect(sqlState(yield* insertProject("docs-c", "gold", null, null))).toBe(checkViolation)
+        expect(sqlState(yield* insertProject("docs-c", "pro", "succeeded", null))).toBe(checkViolation)
+        expect(sqlState(yield* insertProject("Docs_C", "pro", null, null))).toBe(checkViolation)
+
+        const insertDomain = (
+          hostname: string,
+          projectId: string,
+          status: string,
+          lease: readonly [string | null, Date | null] = [null, null]
+        ) =>
+          Effect.exit(
+            sql`insert into custom_domains (hostname, project_id, kind, status, dns_record,
+                  verification_deadline, verification_problems, certificate, created_at,
+                  lease_holder, lease_until)
+                values (${hostname}, ${projectId}, 'subdomain', ${status}, '{}'::jsonb, now(), '[]'::jsonb,
+                  '{}'::jsonb, now(), ${lease[0]}, ${lease[1]})`
+          )
+        expect(Exit.isSuccess(yield* insertDomain("docs.example.com", "docs-a", "pending"))).toBe(true)
+        expect(sqlState(yield* insertDomain("docs.example.com", "docs-b", "pending"))).toBe(uniqueViolation)
+        expect(sqlState(yield* insertDomain("www.example.com", "nowhere", "pending"))).toBe(
+          foreignKeyViolation
+        )
+        expect(sqlState(yield* insertDomain("www.example.com", "docs-a", "lost"))).toBe(checkViolation)
+        expect(sqlState(yield* insertDomain("WWW.example.com", "docs-a", "pending"))).toBe(checkViolation)
+        expect(sqlState(yield* insertDomain("www.example.com", "docs-a", "pending", ["w1", null]))).toBe(
+          checkViolation
+        )
+        expect(
+          sqlState(
+            yield* Effect.exit(
+              sql`update custom_domains set verification_problems = '{}'::jsonb where hostname = 'docs.example.com'`
+            )
+          )
+        ).toBe(checkViolation)
+        expect(
+          sqlState(
+            yield* Effect.exit(
+              sql`update custom_domains set position = 7 where hostname = 'docs.example.com'`
+            )
+          )
+        ).toBe(generatedAlways)
+
+        // Removing a project takes its domains with it, freeing their hostnames.
+        yield* sql`delete from projects where id = 'docs-a'`
+        expect(Exit.isSuccess(yield* insertDomain("docs.example.com", "docs-b", "pending"))).toBe(true)
       })
     )
 

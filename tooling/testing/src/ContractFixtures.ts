@@ -1,12 +1,13 @@
 /**
  * Builders shared by the repository contract suites: valid animals, fresh idempotency scopes and API
- * key records, and a reader that follows every page of a listing.
+ * key records, a reader that follows every page of a listing, and fresh projects and hostnames.
  */
 import {
   AccountName,
   ApiKeyRecord,
   CategoryId,
   generateApiKeyId,
+  Hostname,
   hashApiKeyToken,
   IdempotencyKey,
   type IdempotencyScope,
@@ -18,6 +19,9 @@ import {
   type PetQuery,
   PetRepository,
   type PetStatus,
+  type Plan,
+  Project,
+  ProjectId,
   type StorageError
 } from "@petstore/domain"
 import { Effect, Encoding, Option } from "effect"
@@ -97,3 +101,29 @@ export const listAllPages = (first: PetQuery): Effect.Effect<Pages, StorageError
     }
     return { pets, pageSizes }
   })
+
+/** The platform target the DNS instructions of fixture domains point to. */
+export const cnameTarget = "sites.docs-platform.test"
+
+/** A project id and account nobody else uses. */
+export const freshProject = (
+  options: { readonly account?: string; readonly plan?: Plan; readonly createdAt?: Date } = {}
+): Effect.Effect<Project> =>
+  Effect.map(
+    randomToken,
+    (token) =>
+      new Project({
+        id: ProjectId.make(`p-${token}`),
+        account: AccountName.make(options.account ?? `acct-${token}`),
+        plan: options.plan ?? "pro",
+        lastDeploy: null,
+        lastSucceededDeployAt: null,
+        createdAt: options.createdAt ?? t0
+      })
+  )
+
+/** A hostname nobody else uses: `docs.<token>.com` (a subdomain) or `<token>.co.uk` (an apex). */
+export const freshHostname = (kind: "subdomain" | "apex" = "subdomain"): Effect.Effect<Hostname> =>
+  Effect.map(randomToken, (token) =>
+    Hostname.make(kind === "apex" ? `h${token}.co.uk` : `docs.h${token}.com`)
+  )

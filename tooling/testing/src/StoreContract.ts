@@ -6,16 +6,27 @@ import { describe, layer } from "@effect/vitest"
 import type { ApiKeyRepository, StorageHealth } from "@petstore/domain"
 import type { Layer } from "effect"
 import { apiKeyRepositoryTests } from "./ApiKeyRepositoryContract.js"
+import {
+  type DomainRepositoryContractOptions,
+  type DomainStore,
+  domainRepositoryTests
+} from "./DomainRepositoryContract.js"
 import { idempotencyRepositoryTests } from "./IdempotencyRepositoryContract.js"
 import { type PetStore, petRepositoryTests } from "./PetRepositoryContract.js"
+import { projectRepositoryTests } from "./ProjectRepositoryContract.js"
 import { storageHealthTests } from "./StorageHealthContract.js"
 
-export type Store = PetStore | ApiKeyRepository | StorageHealth
+export type Store = PetStore | ApiKeyRepository | StorageHealth | DomainStore
+
+export interface StoreContractOptions extends DomainRepositoryContractOptions {
+  /** Per-test timeout in milliseconds (the suites' default otherwise). */
+  readonly timeout?: number
+}
 
 export const storeContract = <E>(
   name: string,
   store: Layer.Layer<Store, E>,
-  options: { readonly timeout?: number } = {}
+  options: StoreContractOptions = {}
 ): void =>
   layer(store, {
     excludeTestServices: true,
@@ -25,4 +36,6 @@ export const storeContract = <E>(
     describe("IdempotencyRepository", () => idempotencyRepositoryTests(it))
     describe("ApiKeyRepository", () => apiKeyRepositoryTests(it))
     describe("StorageHealth", () => storageHealthTests(it))
+    describe("ProjectRepository", () => projectRepositoryTests(it))
+    describe("DomainRepository", () => domainRepositoryTests(it, options))
   })

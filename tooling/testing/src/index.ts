@@ -4,8 +4,10 @@
  */
 export * from "./ApiKeyRepositoryContract.js"
 export * as ContractFixtures from "./ContractFixtures.js"
+export * from "./DomainRepositoryContract.js"
 export * from "./IdempotencyRepositoryContract.js"
 export * from "./PetRepositoryContract.js"
+export * from "./ProjectRepositoryContract.js"
 export * from "./StorageHealthContract.js"
 export * from "./StoreContract.js"
 export * as TestDatabase from "./TestDatabase.js"

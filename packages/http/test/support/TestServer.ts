@@ -5,15 +5,39 @@
 import {
   AccountName,
   type ApiKeyRepository,
+  DnsResolver,
+  type DomainRepository,
   type IdempotencyRepository,
   issueApiKey,
   type PetRepository,
+  PlatformSettings,
+  type ProjectRepository,
   type StorageHealth
 } from "@petstore/domain"
 import { ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "@petstore/http"
 import { Context, type Duration, Effect, Layer } from "effect"
 
-export type Ports = PetRepository | IdempotencyRepository | ApiKeyRepository | StorageHealth
+/** What a storage adapter provides. */
+export type Ports =
+  | PetRepository
+  | IdempotencyRepository
+  | ApiKeyRepository
+  | StorageHealth
+  | ProjectRepository
+  | DomainRepository
+
+/** The platform names tests run under. */
+export const testPlatform = {
+  platformDomain: "docs-platform.test",
+  cnameTarget: "sites.docs-platform.test"
+} as const
+
+/** DNS that knows nothing: every name has no records (a test that needs answers passes its own). */
+export const EmptyDns = Layer.succeed(DnsResolver, {
+  cname: () => Effect.succeed({ _tag: "NoRecords", reason: "nxdomain" } as const),
+  addresses: () => Effect.succeed({ _tag: "NoRecords", reason: "nxdomain" } as const),
+  caa: () => Effect.succeed({ _tag: "NoRecords", reason: "nxdomain" } as const)
+})
 
 export interface RequestOptions extends RequestInit {
   /** The bearer key to send: the first account's by default, `null` for none. */
@@ -32,7 +56,10 @@ export class TestServer extends Context.Tag("TestServer")<
 
 export const TestServerLive = <E>(
   storage: Layer.Layer<Ports, E>,
-  options: { readonly requestTimeout?: Duration.DurationInput } = {}
+  options: {
+    readonly requestTimeout?: Duration.DurationInput
+    readonly dns?: Layer.Layer<DnsResolver>
+  } = {}
 ) =>
   Layer.effect(
     TestServer,
@@ -64,7 +91,9 @@ export const TestServerLive = <E>(
         shutdownGrace: "1 second"
       }).pipe(Layer.provide(PetstoreHttpApiLive))
     ),
-    Layer.provide(storage)
+    Layer.provide(storage),
+    Layer.provide(options.dns ?? EmptyDns),
+    Layer.provide(Layer.succeed(PlatformSettings, testPlatform))
   )
 
 /** Reads a JSON body (every body of this API is JSON). */

@@ -1,0 +1,71 @@
+/**
+ * The list of DNS servers to ask, as written in `PETSTORE_DNS_SERVERS`: comma-separated IP literals,
+ * each optionally with a port (`192.0.2.53`, `192.0.2.53:8053`, `2001:db8::53`, `[2001:db8::53]:8053`).
+ * Checked strictly here because Node's own `setServers` parses loosely (a port of 99999 wraps
+ * around) and even aborts the process on some inputs (`127.0.0.1:0`).
+ */
+import { isIPv4, isIPv6 } from "node:net"
+import { Either } from "effect"
+
+const withPort = (host: string, port: string | undefined, bracket: boolean): string => {
+  if (port === undefined) return host
+  return bracket ? `[${host}]:${port}` : `${host}:${port}`
+}
+
+const portProblem = (port: string): string | undefined =>
+  /^[0-9]{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65_535
+    ? undefined
+    : `port "${port}" must be a number from 1 to 65535`
+
+const ipv6Problem = (host: string): string | undefined => {
+  if (host.includes("%")) return `"${host}": IPv6 zone ids are not supported`
+  return isIPv6(host) ? undefined : `"${host}" is not an IPv6 address`
+}
+
+/**
+ * One server: `host`, `host:port` or `[v6]:port` (also `[v6]` and a bare IPv6 address), where the
+ * host is an IP address (Node's resolver takes no names). Returns the normalised form that
+ * `Resolver.setServers` accepts, or what is wrong with it.
+ */
+export const parseServer = (text: string): Either.Either<string, string> => {
+  const entry = text.trim()
+  if (entry === "") return Either.left("empty server entry")
+  const bracketed = /^\[([^\]]*)\](?::(.*))?$/.exec(entry)
+  if (bracketed !== null) {
+    const host = bracketed[1] ?? ""
+    const port = bracketed[2]
+    const problem = ipv6Problem(host) ?? (port === undefined ? undefined : portProblem(port))
+    return problem === undefined ? Either.right(withPort(host, port, true)) : Either.left(problem)
+  }
+  if (entry.includes(":") && entry.indexOf(":") !== entry.lastIndexOf(":")) {
+    // Two colons or more: a bare IPv6 address (a port needs the bracketed form).
+    const problem = ipv6Problem(entry)
+    return problem === undefined
+      ? Either.right(entry)
+      : Either.left(`${problem} (write an IPv6 address with a port as [address]:port)`)
+  }
+  const [host = "", port] = entry.split(":")
+  if (!isIPv4(host)) return Either.left(`"${host}" is not an IP address (the resolver takes no host names)`)
+  const problem = port === undefined ? undefined : portProblem(port)
+  return problem === undefined ? Either.right(withPort(host, port, false)) : Either.left(problem)
+}
+
+/**
+ * A comma-separated list of servers (the value of `PETSTORE_DNS_SERVERS`): at least one, each as
+ * {@link parseServer} takes it; spaces around entries are ignored. The Left names every bad entry.
+ */
+export const parseServers = (text: string): Either.Either<ReadonlyArray<string>, string> => {
+  if (text.trim() === "")
+    return Either.left("no DNS server given: expected a comma-separated list of host[:port]")
+  const servers: Array<string> = []
+  const problems: Array<string> = []
+  for (const [index, entry] of text.split(",").entries()) {
+    Either.match(parseServer(entry), {
+      onLeft: (problem) => problems.push(`entry ${index + 1}: ${problem}`),
+      onRight: (server) => servers.push(server)
+    })
+  }
+  return problems.length === 0
+    ? Either.right(servers)
+    : Either.left(`invalid DNS servers: ${problems.join("; ")}`)
+}

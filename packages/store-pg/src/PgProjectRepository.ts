@@ -1,0 +1,153 @@
+/**
+ * ProjectRepository on PostgreSQL. The id is the primary key of `projects`, so a second project with
+ * an id already taken (by any account) is refused by the database itself; the domain config is a
+ * jsonb column, null until the owner saves one.
+ */
+import { SqlClient, SqlSchema } from "@effect/sql"
+import {
+  DeployStatus,
+  DomainConfig,
+  Plan,
+  Project,
+  ProjectId,
+  ProjectIdTaken,
+  ProjectRepository
+} from "@petstore/domain"
+import { Effect, Layer, Option, ParseResult, Schema } from "effect"
+import { storageOperation } from "./internal/storageOperation.js"
+import { isUniqueViolation } from "./internal/uniqueViolation.js"
+
+/** A `projects` row as selected below (timestamps as node-postgres delivers them). */
+const ProjectRow = Schema.Struct({
+  id: Schema.String,
+  account: Schema.String,
+  plan: Plan,
+  lastDeployStatus: Schema.NullOr(DeployStatus),
+  lastDeployAt: Schema.NullOr(Schema.ValidDateFromSelf),
+  lastSucceededDeployAt: Schema.NullOr(Schema.ValidDateFromSelf),
+  createdAt: Schema.ValidDateFromSelf
+})
+
+const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString())
+const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso))
+
+/** A row decoded into a `Project` (every field checked again), and a project encoded into a row. */
+const ProjectFromRow = Schema.transformOrFail(ProjectRow, Project, {
+  strict: true,
+  decode: (row, _, ast) => {
+    if ((row.lastDeployStatus === null) !== (row.lastDeployAt === null)) {
+      return ParseResult.fail(
+        new ParseResult.Type(
+          ast,
+          row,
+          "last_deploy_status and last_deploy_at must both be set or both be null"
+        )
+      )
+    }
+    return ParseResult.succeed({
+      id: row.id,
+      account: row.account,
+      plan: row.plan,
+      lastDeploy:
+        row.lastDeployStatus === null || row.lastDeployAt === null
+          ? null
+          : { status: row.lastDeployStatus, at: row.lastDeployAt.toISOString() },
+      lastSucceededDeployAt: isoOrNull(row.lastSucceededDeployAt),
+      createdAt: row.createdAt.toISOString()
+    })
+  },
+  encode: (project) =>
+    ParseResult.succeed({
+      id: project.id,
+      account: project.account,
+      plan: project.plan,
+      lastDeployStatus: project.lastDeploy?.status ?? null,
+      lastDeployAt: dateOrNull(project.lastDeploy?.at ?? null),
+      lastSucceededDeployAt: dateOrNull(project.lastSucceededDeployAt),
+      createdAt: new Date(project.createdAt)
+    })
+})
+
+const ConfigRow = Schema.Struct({ config: Schema.NullOr(DomainConfig) })
+
+export const make: Effect.Effect<ProjectRepository["Type"], never, SqlClient.SqlClient> = Effect.gen(
+  function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    const columns = sql.literal(`id, account, plan, last_deploy_status as "lastDeployStatus",
+      last_deploy_at as "lastDeployAt", last_succeeded_deploy_at as "lastSucceededDeployAt",
+      created_at as "createdAt"`)
+
+    const insert = SqlSchema.void({
+      Request: ProjectFromRow,
+      execute: (row) => sql`
+        insert into projects (id, account, plan, last_deploy_status, last_deploy_at,
+                              last_succeeded_deploy_at, created_at)
+        values (${row.id}, ${row.account}, ${row.plan}, ${row.lastDeployStatus}, ${row.lastDeployAt},
+                ${row.lastSucceededDeployAt}, ${row.createdAt})`
+    })
+
+    const update = SqlSchema.void({
+      Request: ProjectFromRow,
+      execute: (row) => sql`
+        update projects set account = ${row.account}, plan = ${row.plan},
+          last_deploy_status = ${row.lastDeployStatus}, last_deploy_at = ${row.lastDeployAt},
+          last_succeeded_deploy_at = ${row.lastSucceededDeployAt}, created_at = ${row.createdAt}
+        where id = ${row.id}`
+    })
+
+    const findById = SqlSchema.findOne({
+      Request: ProjectId,
+      Result: ProjectFromRow,
+      execute: (id) => sql`select ${columns} from projects where id = ${id}`
+    })
+
+    const findOwned = SqlSchema.findOne({
+      Request: Schema.Struct({ account: Schema.String, id: ProjectId }),
+      Result: ProjectFromRow,
+      execute: ({ account, id }) =>
+        sql`select ${columns} from projects where id = ${id} and account = ${account}`
+    })
+
+    const findConfig = SqlSchema.findOne({
+      Request: ProjectId,
+      Result: ConfigRow,
+      execute: (id) => sql`select domain_config as "config" from projects where id = ${id}`
+    })
+
+    const saveConfig = SqlSchema.void({
+      Request: Schema.Struct({ id: ProjectId, config: Schema.parseJson(DomainConfig) }),
+      execute: ({ config, id }) => sql`update projects set domain_config = ${config}::jsonb where id = ${id}`
+    })
+
+    return ProjectRepository.of({
+      insert: (project) =>
+        insert(project).pipe(
+          Effect.as(true),
+          Effect.catchIf(isUniqueViolation("projects_pkey"), () => Effect.succeed(false)),
+          storageOperation("ProjectRepository.insert"),
+          Effect.filterOrFail(
+            (inserted) => inserted,
+            () => new ProjectIdTaken({ id: project.id })
+          ),
+          Effect.asVoid
+        ),
+      findById: (id) => findById(id).pipe(storageOperation("ProjectRepository.findById")),
+      findOwned: (account, id) =>
+        findOwned({ account, id }).pipe(storageOperation("ProjectRepository.findOwned")),
+      update: (project) => update(project).pipe(storageOperation("ProjectRepository.update")),
+      findConfig: (id) =>
+        findConfig(id).pipe(
+          Effect.map(Option.flatMap((row) => Option.fromNullable(row.config))),
+          storageOperation("ProjectRepository.findConfig")
+        ),
+      saveConfig: (id, config) =>
+        saveConfig({ id, config }).pipe(storageOperation("ProjectRepository.saveConfig"))
+    })
+  }
+)
+
+export const layer: Layer.Layer<ProjectRepository, never, SqlClient.SqlClient> = Layer.effect(
+  ProjectRepository,
+  make
+)

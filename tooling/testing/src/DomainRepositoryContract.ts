@@ -1,0 +1,589 @@
+/**
+ * The behaviour every DomainRepository must have (with the ProjectRepository whose projects own the
+ * domains), as a test suite run against each adapter. Every test uses projects and hostnames of its
+ * own; claims see every due domain of the store, so each claim test first leases whatever earlier
+ * tests left due to a holder of its own, for centuries (`drainDue`).
+ */
+import { describe, expect, layer, type Vitest } from "@effect/vitest"
+import {
+  applyVerdict,
+  Certificate,
+  CustomDomain,
+  DomainRepository,
+  type DomainVerdict,
+  type Hostname,
+  newCustomDomain,
+  Problem,
+  type Project,
+  ProjectId,
+  ProjectRepository,
+  restartVerificationWindow,
+  Verification
+} from "@petstore/domain"
+import { Array as Arr, Effect, Exit, type Layer, Option, Schema } from "effect"
+import { cnameTarget, freshHostname, freshProject, later, randomToken, t0 } from "./ContractFixtures.js"
+
+export type DomainStore = DomainRepository | ProjectRepository
+
+export interface DomainRepositoryContractOptions {
+  /** How many due domains the concurrent-claims test shares out (default 500). */
+  readonly concurrentClaimDomains?: number
+}
+
+/** Every stored field, as plain values (dates as ISO strings, to the millisecond). */
+const encodeDomain = Schema.encodeSync(CustomDomain)
+const fields = (domain: CustomDomain) => encodeDomain(domain)
+const hostnamesOf = (domains: ReadonlyArray<CustomDomain>) => domains.map((domain) => domain.hostname)
+
+const second = 1_000
+const minute = 60 * second
+const hour = 60 * minute
+const day = 24 * hour
+
+const unverified = (problems: ReadonlyArray<Problem>): DomainVerdict => ({ _tag: "Unverified", problems })
+const inconclusive = (problems: ReadonlyArray<Problem>): DomainVerdict => ({ _tag: "Inconclusive", problems })
+const verified: DomainVerdict = { _tag: "Verified" }
+
+const cnameMismatch = new Problem({
+  code: "cname_mismatch",
+  message: `has a CNAME to elsewhere.example.net; it must point to ${cnameTarget} — "quoted", \\ and ✓`,
+  found: ["CNAME elsewhere.example.net", "CNAME other.example.org."]
+})
+const dnsError = new Problem({
+  code: "dns_error",
+  message: "The CNAME lookup did not get an answer (timeout)."
+})
+const notFound = new Problem({ code: "record_not_found", message: "No record was found." })
+const caaBlocks = new Problem({
+  code: "caa_blocks_issuer",
+  message: "CAA records at example.com allow only another CA.",
+  found: ['0 issue "pki.goog"', '128 tbs "unknown"']
+})
+const noLongerVerifies = new Problem({ code: "domain_no_longer_verifies", message: "It no longer verifies." })
+const emptyFound = new Problem({ code: "conflicting_record", message: "found nothing listed", found: [] })
+
+/** The domain, due for a check at `at` (or never, with null). */
+const dueAt = (domain: CustomDomain, at: Date | null): CustomDomain =>
+  new CustomDomain({ ...domain, verification: new Verification({ ...domain.verification, nextCheckAt: at }) })
+
+const withCertificate = (domain: CustomDomain, certificate: Certificate): CustomDomain =>
+  new CustomDomain({ ...domain, certificate })
+
+/** A fresh project, stored, with a fresh pending domain per entry of `kinds` (not stored). */
+const projectWith = (kinds: ReadonlyArray<"subdomain" | "apex">, account?: string) =>
+  Effect.gen(function* () {
+    const projects = yield* ProjectRepository
+    const project = yield* freshProject(account === undefined ? {} : { account })
+    yield* projects.insert(project)
+    const domains = yield* Effect.forEach(kinds, (kind, n) =>
+      Effect.map(freshHostname(kind), (hostname) =>
+        newCustomDomain(hostname, project.id, cnameTarget, later(t0, n * 7 + 1))
+      )
+    )
+    return { project, domains }
+  })
+
+/** Domains in many states, built with the lifecycle's own functions. */
+const domainsInEveryState = (project: Project) =>
+  Effect.gen(function* () {
+    const fresh = (kind: "subdomain" | "apex", createdAt: Date) =>
+      Effect.map(freshHostname(kind), (hostname) =>
+        newCustomDomain(hostname, project.id, cnameTarget, createdAt)
+      )
+    const mismatched = applyVerdict(
+      yield* fresh("subdomain", later(t0, 1)),
+      unverified([cnameMismatch]),
+      later(t0, 1_501)
+    )
+    const inconclusiveApex = applyVerdict(
+      yield* fresh("apex", later(t0, 2)),
+      inconclusive([dnsError]),
+      later(t0, 999)
+    )
+    const timedOutDomain = applyVerdict(
+      yield* fresh("subdomain", later(t0, 3)),
+      unverified([notFound, emptyFound]),
+      later(t0, 2 * day + 5)
+    )
+    const issued = withCertificate(
+      applyVerdict(yield* fresh("apex", later(t0, 4)), verified, later(t0, 7_007)),
+      new Certificate({
+        status: "issued",
+        issuedAt: later(t0, 9_009),
+        expiresAt: later(t0, 90 * day + 1),
+        problems: []
+      })
+    )
+    const delayed = withCertificate(
+      applyVerdict(yield* fresh("subdomain", later(t0, 5)), verified, later(t0, 11)),
+      new Certificate({
+        status: "delayed",
+        issuedAt: null,
+        expiresAt: null,
+        problems: [caaBlocks, noLongerVerifies]
+      })
+    )
+    const issuanceFailed = new Problem({ code: "issuance_failed", message: "The CA refused: rateLimited." })
+    const verifiedInconclusive = applyVerdict(
+      withCertificate(
+        applyVerdict(yield* fresh("apex", later(t0, 6)), verified, later(t0, 12)),
+        new Certificate({ status: "failed", issuedAt: null, expiresAt: null, problems: [issuanceFailed] })
+      ),
+      inconclusive([dnsError]),
+      later(t0, 13)
+    )
+    return [mismatched, inconclusiveApex, timedOutDomain, issued, delayed, verifiedInconclusive]
+  })
+
+const farFuture = new Date("2999-01-01T00:00:00.000Z")
+const drainLease = { holder: "contract-drain", until: new Date("3000-01-01T00:00:00.000Z") }
+
+/** Leases every domain due until the year 2999 away, so a claim test sees only its own domains. */
+const drainDue = Effect.gen(function* () {
+  const domains = yield* DomainRepository
+  while ((yield* domains.claimDue(farFuture, 1_000, drainLease)).length > 0) {
+    // Claimed away; look again until nothing is due.
+  }
+})
+
+const freshHolder = (name: string) => Effect.map(randomToken, (token) => `${name}-${token}`)
+
+export const domainRepositoryTests = (
+  it: Vitest.MethodsNonLive<DomainStore, true>,
+  options: DomainRepositoryContractOptions = {}
+): void => {
+  it.effect("insert, then findByHostname returns every field (subdomain and apex)", () =>
+    Effect.gen(function* () {
+      const repository = yield* DomainRepository
+      const { domains } = yield* projectWith(["subdomain", "apex"])
+      yield* Effect.forEach(domains, repository.insert)
+      for (const domain of domains) {
+        expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
+          Option.some(fields(domain))
+        )
+      }
+      expect(domains.map((domain) => [domain.kind, domain.dnsRecord.type])).toEqual([
+        ["subdomain", "CNAME"],
+        ["apex", "ALIAS"]
+      ])
+      expect(yield* repository.findByHostname(yield* freshHostname())).toEqual(Option.none())
+    })
+  )
+
+  it.effect("every field round-trips exactly, through insert and through update", () =>
+    Effect.gen(function* () {
+      const repository = yield* DomainRepository
+      const { project } = yield* projectWith([])
+      const states = yield* domainsInEveryState(project)
+      expect(states.map((domain) => domain.status)).toEqual([
+        "pending",
+        "pending",
+        "failed",
+        "verified",
+        "verified",
+        "verified"
+      ])
+      for (const domain of states) {
+        yield* repository.insert(domain)
+        expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
+          Option.some(fields(domain))
+        )
+      }
+      // The same states reached by update from a new domain.
+      for (const state of states) {
+        const hostname = yield* freshHostname(state.kind)
+        const added = newCustomDomain(hostname, project.id, cnameTarget, later(t0, 17))
+        yield* repository.insert(added)
+        const updated = new CustomDomain({ ...state, hostname, dnsRecord: added.dnsRecord })
+        expect(yield* repository.update(updated)).toBe(true)
+        expect(Option.map(yield* repository.findByHostname(hostname), fields)).toEqual(
+          Option.some(fields(updated))
+        )
+      }
+    })
+  )
+
+  it.effect("listByProject: the project's domains in the order they were added", () =>
+    Effect.gen(function* () {
+      const repository = yield* DomainRepository
+      const { domains, project } = yield* projectWith(["subdomain", "apex", "subdomain", "subdomain", "apex"])
+      const other = yield* projectWith(["subdomain", "subdomain"], project.account)
+      const [a, b, c, d, e] = domains
+      const [x, y] = other.domains
+      for (const domain of [a, x, b, c, y, d, e]) if (domain !== undefined) yield* repository.insert(domain)
+      expect(hostnamesOf(yield* repository.listByProject(project.id))).toEqual(hostnamesOf(domains))
+      expect((yield* repository.listByProject(project.id)).map(fields)).toEqual(domains.map(fields))
+      expect(hostnamesOf(yield* repository.listByProject(other.project.id))).toEqual(
+        hostnamesOf(other.domains)
+      )
+
+      // An update keeps the place; removing one closes the gap.
+      if (a !== undefined && c !== undefined) {
+        yield* repository.update(applyVerdict(a, verified, later(t0, 5 * minute)))
+        yield* repository.remove(project.id, c.hostname)
+      }
+      expect(hostnamesOf(yield* repository.listByProject(project.id))).toEqual(
+        hostnamesOf(domains.filter((domain) => domain !== c))
+      )
+      expect(yield* repository.listByProject(ProjectId.make(`unknown-${yield* randomToken}`))).toEqual([])
+    })
+  )
+
+  it.effect("update replaces the stored domain; false once it is gone", () =>
+    Effect.gen(function* () {
+      const repository = yield* DomainRepository
+      const { domains, project } = yield* projectWith(["subdomain"])
+      const [domain] = domains
+      if (domain === undefined) return
+      yield* repository.insert(domain)
+      const checked = applyVerdict(domain, unverified([cnameMismatch]), later(t0, 45 * second))
+      expect(yield* repository.update(checked)).toBe(true)
+      expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
+        Option.some(fields(checked))
+      )
+      expect(yield* repository.remove(project.id, domain.hostname)).toBe(true)
+      expect(yield* repository.update(checked)).toBe(false)
+      expect(yield* repository.findByHostname(domain.hostname)).toEqual(Option.none())
+      const never = newCustomDomain(yield* freshHostname(), project.id, cnameTarget, t0)
+      expect(yield* repository.update(never)).toBe(false)
+      expect(yield* repository.findByHostname(never.hostname)).toEqual(Option.none())
+    })
+  )
+
+  it.effect("remove: false when absent or in another project; the hostname is free again", () =>
+    Effect.gen(function* () {
+      const repository = yield* DomainRepository
+      const { domains, project } = yield* projectWith(["subdomain", "apex"])
+      const other = yield* projectWith([])
+      const [domain, kept] = domains
+      if (domain === undefined || kept === undefined) return
+      yield* Effect.forEach(domains, repository.insert)
+
+      expect(yield* repository.remove(other.project.id, domain.hostname)).toBe(false)
+      expect(Option.isSome(yield* repository.findByHostname(domain.hostname))).toBe(true)
+      expect(yield* repository.remove(project.id, yield* freshHostname())).toBe(false)
+
+      expect(yield* repository.remove(project.id, domain.hostname)).toBe(true)
+      expect(yield* repository.findByHostname(domain.hostname)).toEqual(Option.none())
+      expect(yield* repository.remove(project.id, domain.hostname)).toBe(false)
+      expect(hostnamesOf(yield* repository.listByProject(project.id))).toEqual([kept.hostname])
+
+      const readded = newCustomDomain(domain.hostname, other.project.id, cnameTarget, later(t0, hour))
+      yield* repository.insert(readded)
+      expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
+        Option.some(fields(readded))
+      )
+    })
+  )
+
+  it.effect("a hostname belongs to one project: HostnameTaken in the same or any other project", () =>
+    Effect.gen(function* () {
+      const repository = yield* DomainRepository
+      const { domains } = yield* projectWith(["apex"])
+      const other = yield* projectWith([], `other-${yield* randomToken}`)
+      const [domain] = domains
+      if (domain === undefined) return
+      yield* repository.insert(domain)
+
+      const again = yield* Effect.flip(repository.insert(domain))
+      expect(again._tag).toBe("HostnameTaken")
+      const elsewhere = newCustomDomain(domain.hostname, other.project.id, cnameTarget, later(t0, minute))
+      const taken = yield* Effect.flip(repository.insert(elsewhere))
+      expect(taken._tag).toBe("HostnameTaken")
+      if (taken._tag === "HostnameTaken") expect(taken.hostname).toBe(domain.hostname)
+
+      expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
+        Option.some(fields(domain))
+      )
+      expect(yield* repository.listByProject(other.project.id)).toEqual([])
+    })
+  )
+
+  it.effect("20 concurrent inserts of one hostname from different projects: exactly one succeeds", () =>
+    Effect.gen(function* () {
+      const repository = yield* DomainRepository
+      const hostname = yield* freshHostname()
+      const projects = yield* Effect.forEach(Arr.range(1, 20), () => projectWith([]))
+      const exits = yield* Effect.forEach(
+        projects,
+        ({ project }) =>
+          Effect.exit(repository.insert(newCustomDomain(hostname, project.id, cnameTarget, t0))),
+        { concurrency: "unbounded" }
+      )
+      const winners = projects.filter((_, n) => exits[n] !== undefined && Exit.isSuccess(exits[n]))
+      expect(winners).toHaveLength(1)
+      const losers = exits.flatMap((exit) => (Exit.isFailure(exit) ? [exit.cause] : []))
+      expect(losers).toHaveLength(19)
+      for (const cause of losers) expect(cause._tag === "Fail" && cause.error._tag).toBe("HostnameTaken")
+      const stored = yield* repository.findByHostname(hostname)
+      expect(Option.map(stored, (domain) => domain.projectId)).toEqual(
+        Option.fromNullable(winners[0]?.project.id)
+      )
+    })
+  )
+
+  it.effect("claimDue: due domains without a live lease, oldest due first, at most limit", () =>
+    Effect.gen(function* () {
+      const repository = yield* DomainRepository
+      yield* drainDue
+      const { domains } = yield* projectWith(["subdomain", "apex", "subdomain", "subdomain", "apex"])
+      const [d1, d3, d2, notYet, never] = domains
+      if (
+        d1 === undefined ||
+        d2 === undefined ||
+        d3 === undefined ||
+        notYet === undefined ||
+        never === undefined
+      )
+        return
+      const stored = [
+        dueAt(d3, later(t0, 3 * second)),
+        dueAt(d1, later(t0, 1 * second)),
+        dueAt(notYet, later(t0, 10 * second + 1)),
+        dueAt(d2, later(t0, 2 * second)),
+        applyVerdict(never, verified, t0)
+      ]
+      yield* Effect.forEach(stored, repository.insert)
+      const byHostname = new Map(stored.map((domain) => [domain.hostname as string, domain]))
+      const now = later(t0, 10 * second)
+      const [a, b, c] = [yield* freshHolder("a"), yield* freshHolder("b"), yield* freshHolder("c")]
+
+      const first = yield* repository.claimDue(now, 2, { holder: a, until: later(now, minute) })
+      expect(hostnamesOf(first)).toEqual([d1.hostname, d2.hostname])
+      // Claimed domains come back whole, as stored.
+      expect(first.map(fields)).toEqual(
+        first.map((domain) => fields(byHostname.get(domain.hostname) ?? domain))
+      )
+
+      const rest = yield* repository.claimDue(now, 10, { holder: b, until: later(now, hour) })
+      expect(hostnamesOf(rest)).toEqual([d3.hostname])
+      expect(rest.map(fields)).toEqual([fields(dueAt(d3, later(t0, 3 * second)))])
+      // The holder of a live lease does not get it twice either.
+      expect(yield* repository.claimDue(now, 10, { holder: a, until: later(now, minute) })).toEqual([])
+      expect(yield* repository.claimDue(now, 10, { holder: c, until: later(now, minute) })).toEqual([])
+
+      // A's leases end at now + 1 minute (exactly then they are free); B's last an hour.
+      const afterA = later(now, minute)
+      const taken = yield* repository.claimDue(afterA, 10, { holder: c, until: later(afterA, minute) })
+      expect(hostnamesOf(taken)).toEqual([d1.hostname, d2.hostname, notYet.hostname])
+      expect(yield* repository.claimDue(later(now, minute - 1), 10, { holder: a, until: farFuture })).toEqual(
+        []
+      )
+    })
+  )
+
+  it.effect("domains with nextCheckAt null are never claimed", () =>
+    Effect.gen(function* () {
+      const repository = yield* DomainRepository
+      yield* drainDue
+      const { domains } = yield* projectWith(["subdomain", "apex", "subdomain"])
+      const [verifiedOne, failedOne, pausedOne] = domains
+      if (verifiedOne === undefined || failedOne === undefined || pausedOne === undefined) return
+      const stored = [
+        applyVerdict(verifiedOne, verified, later(t0, second)),
+        applyVerdict(failedOne, unverified([notFound]), later(t0, 3 * day)),
+        dueAt(pausedOne, null)
+      ]
+      expect(stored.map((domain) => domain.verification.nextCheckAt)).toEqual([null, null, null])
+      yield* Effect.forEach(stored, repository.insert)
+      expect(
+        yield* repository.claimDue(farFuture, 100, { holder: yield* freshHolder("n"), until: farFuture })
+      ).toEqual([])
+    })
+  )
+
+  it.effect("releaseLease: only the holder's release counts, and the domain is claimable at once", () =>
+    Effect.gen(function* () {
+      const repository = yield* DomainRepository
+      yield* drainDue
+      const { domains } = yield* projectWith(["subdomain"])
+      const [domain] = domains
+      if (domain === undefined) return
+      yield* repository.insert(domain)
+      const now = later(t0, minute)
+      const [a, b, c] = [yield* freshHolder("a"), yield* freshHolder("b"), yield* freshHolder("c")]
+      expect(
+        hostnamesOf(yield* repository.claimDue(now, 10, { holder: a, until: later(now, hour) }))
+      ).toEqual([domain.hostname])
+
+      yield* repository.releaseLease(domain.hostname, b)
+      expect(yield* repository.claimDue(now, 10, { holder: c, until: later(now, hour) })).toEqual([])
+
+      yield* repository.releaseLease(domain.hostname, a)
+      expect(
+        hostnamesOf(yield* repository.claimDue(now, 10, { holder: c, until: later(now, hour) }))
+      ).toEqual([domain.hostname])
+      // A's second release comes too late: C holds it now.
+      yield* repository.releaseLease(domain.hostname, a)
+      expect(yield* repository.claimDue(now, 10, { holder: b, until: later(now, hour) })).toEqual([])
+      // Releasing an unknown hostname is harmless; the stored domain is untouched by leases.
+      yield* repository.releaseLease(yield* freshHostname(), a)
+      expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
+        Option.some(fields(domain))
+      )
+    })
+  )
+
+  it.effect("an update (a user's Verify) ends a running check's lease: its stale result is not stored", () =>
+    Effect.gen(function* () {
+      const repository = yield* DomainRepository
+      yield* drainDue
+      const { domains } = yield* projectWith(["subdomain"])
+      const domain = dueAt(domains[0] ?? (yield* Effect.dieMessage("no domain")), t0)
+      yield* repository.insert(domain)
+      const [claimed] = yield* repository.claimDue(later(t0, 1), 10, {
+        holder: "worker-a",
+        until: later(t0, hour)
+      })
+      expect(claimed?.hostname).toBe(domain.hostname)
+      const clicked = restartVerificationWindow(domain, later(t0, 2 * minute))
+      expect(yield* repository.update(clicked)).toBe(true)
+      const stale = applyVerdict(domain, unverified([notFound]), later(t0, 3 * minute))
+      expect(yield* repository.completeCheck(stale, "worker-a")).toBe(false)
+      const stored = yield* repository.findByHostname(domain.hostname)
+      expect(Option.map(stored, (found) => found.verification.deadline.getTime())).toEqual(
+        Option.some(clicked.verification.deadline.getTime())
+      )
+    })
+  )
+
+  it.effect("completeCheck stores the result and ends the lease while the holder holds it", () =>
+    Effect.gen(function* () {
+      const repository = yield* DomainRepository
+      yield* drainDue
+      const { domains } = yield* projectWith(["subdomain", "apex"])
+      const [domain, slow] = domains
+      if (domain === undefined || slow === undefined) return
+      yield* Effect.forEach(domains, repository.insert)
+      const now = later(t0, second)
+      const [a, b] = [yield* freshHolder("a"), yield* freshHolder("b")]
+      const leaseEnd = later(now, 10 * minute)
+      expect(hostnamesOf(yield* repository.claimDue(now, 10, { holder: a, until: leaseEnd }))).toEqual(
+        hostnamesOf(domains)
+      )
+
+      const checked = applyVerdict(domain, unverified([cnameMismatch]), later(now, 2 * second))
+      const nextCheck = checked.verification.nextCheckAt
+      expect(nextCheck).not.toBeNull()
+      expect(yield* repository.completeCheck(checked, b)).toBe(false)
+      expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
+        Option.some(fields(domain))
+      )
+      expect(yield* repository.completeCheck(checked, a)).toBe(true)
+      expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
+        Option.some(fields(checked))
+      )
+      // The lease ended: due again at its next check, well before A's lease would have run out.
+      if (nextCheck === null) return
+      expect(nextCheck.getTime()).toBeLessThan(leaseEnd.getTime())
+      expect(yield* repository.claimDue(later(nextCheck, -1), 10, { holder: b, until: farFuture })).toEqual(
+        []
+      )
+      const again = yield* repository.claimDue(nextCheck, 10, { holder: b, until: later(nextCheck, hour) })
+      expect(again.map(fields)).toEqual([fields(checked)])
+      // Completing twice does not work: the lease is B's now.
+      expect(yield* repository.completeCheck(checked, a)).toBe(false)
+
+      // A lease that expired but that nobody took over still belongs to its holder.
+      const slowChecked = applyVerdict(slow, verified, later(leaseEnd, minute))
+      expect(yield* repository.completeCheck(slowChecked, a)).toBe(true)
+      expect(Option.map(yield* repository.findByHostname(slow.hostname), fields)).toEqual(
+        Option.some(fields(slowChecked))
+      )
+    })
+  )
+
+  it.effect("completeCheck is false once another holder took over the expired lease, or after removal", () =>
+    Effect.gen(function* () {
+      const repository = yield* DomainRepository
+      yield* drainDue
+      const { domains, project } = yield* projectWith(["subdomain", "subdomain"])
+      const [domain, removed] = domains
+      if (domain === undefined || removed === undefined) return
+      yield* Effect.forEach(domains, repository.insert)
+      const [a, b] = [yield* freshHolder("a"), yield* freshHolder("b")]
+      const now = later(t0, second)
+      yield* repository.claimDue(now, 10, { holder: a, until: later(now, minute) })
+
+      const takeover = later(now, minute + 1)
+      const takenOver = yield* repository.claimDue(takeover, 10, { holder: b, until: later(takeover, hour) })
+      expect(hostnamesOf(takenOver)).toEqual(hostnamesOf(domains))
+
+      const byA = applyVerdict(domain, unverified([notFound]), later(takeover, 1))
+      expect(yield* repository.completeCheck(byA, a)).toBe(false)
+      expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
+        Option.some(fields(domain))
+      )
+      const byB = applyVerdict(domain, verified, later(takeover, 2))
+      expect(yield* repository.completeCheck(byB, b)).toBe(true)
+      expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
+        Option.some(fields(byB))
+      )
+
+      expect(yield* repository.remove(project.id, removed.hostname)).toBe(true)
+      expect(yield* repository.completeCheck(applyVerdict(removed, verified, later(takeover, 3)), b)).toBe(
+        false
+      )
+      expect(yield* repository.findByHostname(removed.hostname)).toEqual(Option.none())
+      // Re-added by someone else meanwhile: the old lease does not carry over.
+      const other = yield* projectWith([])
+      yield* repository.insert(newCustomDomain(removed.hostname, other.project.id, cnameTarget, takeover))
+      expect(yield* repository.completeCheck(applyVerdict(removed, verified, later(takeover, 4)), b)).toBe(
+        false
+      )
+      expect(
+        Option.map(yield* repository.findByHostname(removed.hostname), (found) => found.projectId)
+      ).toEqual(Option.some(other.project.id))
+    })
+  )
+
+  const concurrentDomains = options.concurrentClaimDomains ?? 500
+  it.effect(`concurrent claims: ${concurrentDomains} due domains, 4 holders, each claimed exactly once`, () =>
+    Effect.gen(function* () {
+      const repository = yield* DomainRepository
+      yield* drainDue
+      const { project } = yield* projectWith([])
+      const hostnames = yield* Effect.forEach(Arr.range(1, concurrentDomains), (n) =>
+        Effect.map(freshHostname(n % 5 === 0 ? "apex" : "subdomain"), (hostname) => ({ hostname, n }))
+      )
+      yield* Effect.forEach(
+        hostnames,
+        ({ hostname, n }) =>
+          repository.insert(
+            dueAt(newCustomDomain(hostname, project.id, cnameTarget, t0), later(t0, (n * 7_919) % 100_000))
+          ),
+        { concurrency: 8 }
+      )
+      const now = later(t0, 200 * second)
+      const lease = (holder: string) => ({ holder, until: later(now, hour) })
+      const claimUntilNothingIsLeft = (holder: string) =>
+        Effect.gen(function* () {
+          const claimed: Array<Hostname> = []
+          while (true) {
+            const batch = yield* repository.claimDue(now, 25, lease(holder))
+            if (batch.length === 0) return claimed
+            expect(batch.length).toBeLessThanOrEqual(25)
+            claimed.push(...hostnamesOf(batch))
+          }
+        })
+      const holders = yield* Effect.forEach(Arr.range(1, 4), (n) => freshHolder(`w${n}`))
+      const claims = yield* Effect.forEach(holders, claimUntilNothingIsLeft, { concurrency: "unbounded" })
+      const everything = claims.flat()
+      expect(everything).toHaveLength(concurrentDomains)
+      expect(new Set(everything).size).toBe(concurrentDomains)
+      expect([...everything].sort()).toEqual(hostnames.map(({ hostname }) => hostname).sort())
+      expect(yield* repository.claimDue(now, 25, lease(yield* freshHolder("late")))).toEqual([])
+    })
+  )
+}
+
+/** Runs the suite against one fresh store built from `store`. */
+export const domainRepositoryContract = <E>(
+  name: string,
+  store: Layer.Layer<DomainStore, E>,
+  options: DomainRepositoryContractOptions & { readonly timeout?: number } = {}
+): void =>
+  layer(store, {
+    excludeTestServices: true,
+    ...(options.timeout === undefined ? {} : { timeout: options.timeout })
+  })(name, (it) => describe("DomainRepository", () => domainRepositoryTests(it, options)))
