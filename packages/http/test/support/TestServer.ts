@@ -14,7 +14,7 @@ import {
   type ProjectRepository,
   type StorageHealth
 } from "@petstore/domain"
-import { ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "@petstore/http"
+import { ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "../../src/index.js"
 import { Context, type Duration, Effect, Layer } from "effect"
 
 /** What a storage adapter provides. */
