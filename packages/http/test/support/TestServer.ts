@@ -14,8 +14,8 @@ import {
   type ProjectRepository,
   type StorageHealth
 } from "@petstore/domain"
-import { ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "../../src/index.js"
 import { Context, type Duration, Effect, Layer } from "effect"
+import { ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "../../src/index.js"
 
 /** What a storage adapter provides. */
 export type Ports =
