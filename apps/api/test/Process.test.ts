@@ -303,7 +303,12 @@ describe("the API process on PostgreSQL (DATABASE_URL)", () => {
         database.url,
         "select name from petstore_migrations order by migration_id"
       )
-      expect(migrations.map((row) => row.name)).toEqual(["pets", "api_keys", "idempotency_keys"])
+      expect(migrations.map((row) => row.name)).toEqual([
+        "pets",
+        "api_keys",
+        "idempotency_keys",
+        "custom_domains"
+      ])
       const ready = await send(server.baseUrl, "/readyz")
       expect(ready.status, ready.text).toBe(200)
       const rex = await createPet(server, key, { name: "Rex", categoryId: 3 })

@@ -39,7 +39,13 @@ export const checkDueDomains = (options: DueCheckOptions) =>
       (domain) =>
         checkDomain(domain).pipe(
           Effect.flatMap((checked) => domains.completeCheck(checked, options.holder)),
-          Effect.tapError(() => release(domain))
+          // One domain's failure (storage hiccup) gives its lease back and spares the others.
+          Effect.catchAll((error) =>
+            Effect.zipRight(
+              Effect.logWarning(`checking ${domain.hostname} failed`, error),
+              Effect.as(release(domain), false)
+            )
+          )
         ),
       { concurrency: options.concurrency }
     ).pipe(

@@ -43,7 +43,7 @@ export const describeDecodeIssue = (issue: {
   readonly path: ReadonlyArray<PropertyKey>
   readonly message: string
 }) => {
-  if (issue.path.length === 0) return "body: must be a JSON object with name and categoryId"
+  if (issue.path.length === 0) return "body: must be a JSON object with the documented fields"
   const rule = issue.message === "is missing" ? "is required" : issue.message
   return `${issue.path.map(String).join(".")}: ${rule}`
 }

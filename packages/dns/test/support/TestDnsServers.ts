@@ -124,12 +124,15 @@ const awaitReady = (
   running: Running,
   probe: Effect.Effect<void, unknown>
 ): Effect.Effect<void, TestDnsServerError> =>
-  Effect.suspend(() => {
-    const exited = running.exited()
-    return exited === undefined
-      ? probe
-      : Effect.fail(new TestDnsServerError({ message: `${name} ${exited}: ${running.output().trim()}` }))
-  }).pipe(
+  Effect.suspend(
+    (): Effect.Effect<void, TestDnsServerError | { readonly _tag: "NotReady"; readonly cause: unknown }> => {
+      const exited = running.exited()
+      // The process ending is final; a probe that fails (a refused connection) only means "not yet".
+      return exited === undefined
+        ? Effect.mapError(probe, (cause) => ({ _tag: "NotReady" as const, cause }))
+        : Effect.fail(new TestDnsServerError({ message: `${name} ${exited}: ${running.output().trim()}` }))
+    }
+  ).pipe(
     Effect.retry({
       schedule: Schedule.spaced(Duration.millis(50)).pipe(Schedule.upTo(Duration.seconds(10))),
       while: (error) => !(error instanceof TestDnsServerError)
@@ -138,8 +141,8 @@ const awaitReady = (
       error instanceof TestDnsServerError
         ? error
         : new TestDnsServerError({
-            message: `${name} did not become ready in 10 s: ${String(error)}; output: ${running.output().trim()}`,
-            cause: error
+            message: `${name} did not become ready in 10 s: ${String(error.cause)}; output: ${running.output().trim()}`,
+            cause: error.cause
           })
     )
   )

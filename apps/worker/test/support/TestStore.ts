@@ -1,0 +1,107 @@
+/**
+ * The database the workers under test share: a fresh TestDatabase, migrated once, with one paid,
+ * deployed project, and helpers to seed due domains through the PostgreSQL repositories and to read
+ * what the workers left there.
+ */
+import { SqlClient } from "@effect/sql"
+import {
+  AccountName,
+  Deploy,
+  DomainRepository,
+  newCustomDomain,
+  normaliseHostname,
+  Project,
+  ProjectId,
+  ProjectRepository
+} from "@petstore/domain"
+import { PgDomainRepository, PgMigrations, PgProjectRepository, PgStore } from "@petstore/store-pg"
+import { TestDatabase } from "@petstore/testing"
+import { Effect, Either, Exit, Layer, ManagedRuntime, Scope } from "effect"
+
+export const zone = "example.com"
+export const platformDomain = "docs.petstore.test"
+export const cnameTarget = "cname.docs.petstore.test"
+export const projectId = ProjectId.make("scaling")
+
+/** `<n>.example.com`, as the domain normalises it. */
+export const hostnameOf = (n: number) =>
+  Either.getOrThrowWith(normaliseHostname(`${n}.${zone}`, platformDomain), (rule) => new Error(rule))
+
+export type StoreServices = DomainRepository | ProjectRepository | SqlClient.SqlClient
+
+export interface TestStore {
+  readonly url: string
+  readonly run: <A, E>(effect: Effect.Effect<A, E, StoreServices>) => Promise<A>
+  /** Rows of `statement` (no parameters). */
+  readonly query: <A extends object>(statement: string) => Promise<ReadonlyArray<A>>
+  /** Removes every domain and adds `count` domains, all due a minute ago, `0.example.com` first. */
+  readonly seedDueDomains: (count: number) => Promise<void>
+  readonly countWhere: (condition: string) => Promise<number>
+  readonly close: () => Promise<void>
+}
+
+export const openTestStore = async (): Promise<TestStore> => {
+  const scope = Effect.runSync(Scope.make())
+  const database = await Effect.runPromise(Scope.extend(TestDatabase.make, scope))
+  const runtime = ManagedRuntime.make(
+    Layer.mergeAll(PgProjectRepository.layer, PgDomainRepository.layer).pipe(
+      Layer.provideMerge(PgStore.clientLayer({ url: database.url, maxConnections: 4 }))
+    )
+  )
+  const run = <A, E>(effect: Effect.Effect<A, E, StoreServices>) => runtime.runPromise(effect)
+  const query = <A extends object>(statement: string) =>
+    run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(statement)))
+  const close = async () => {
+    await runtime.dispose()
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+  }
+  try {
+    await run(PgMigrations.run)
+    const deployedAt = new Date(Date.now() - 3_600_000)
+    await run(
+      Effect.flatMap(ProjectRepository, (projects) =>
+        projects.insert(
+          new Project({
+            id: projectId,
+            account: AccountName.make("scaling-test"),
+            plan: "pro",
+            lastDeploy: new Deploy({ status: "succeeded", at: deployedAt }),
+            lastSucceededDeployAt: deployedAt,
+            createdAt: deployedAt
+          })
+        )
+      )
+    )
+  } catch (error) {
+    await close()
+    throw error
+  }
+  return {
+    url: database.url,
+    run,
+    query,
+    seedDueDomains: (count) =>
+      run(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`delete from custom_domains`
+          const domains = yield* DomainRepository
+          const addedAt = Date.now() - 60_000
+          // One after another, so that `position` (and the claim order) follows n.
+          yield* Effect.forEach(
+            Array.from({ length: count }, (_, n) => n),
+            (n) =>
+              domains.insert(newCustomDomain(hostnameOf(n), projectId, cnameTarget, new Date(addedAt + n))),
+            { discard: true }
+          )
+        })
+      ),
+    countWhere: async (condition) => {
+      const rows = await query<{ count: string }>(
+        `select count(*)::text as count from custom_domains where ${condition}`
+      )
+      return Number(rows[0]?.count ?? Number.NaN)
+    },
+    close
+  }
+}
