@@ -10,9 +10,8 @@ import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { EmbeddedPostgres, PgStore } from "@petstore/store-pg"
 import { Effect } from "effect"
-import { afterEach, beforeAll, describe, expect, it } from "vitest"
+import { afterEach, describe, expect, it } from "vitest"
 import {
-  buildApp,
   cleanUp,
   freshDatabase,
   HttpFailure,
@@ -29,7 +28,6 @@ import {
 
 const testTimeout = 120_000
 
-beforeAll(buildApp, 240_000)
 afterEach(cleanUp, 60_000)
 
 /** Runs `query` on the database at `url`, on a connection of its own. */

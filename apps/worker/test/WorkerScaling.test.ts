@@ -11,7 +11,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { type Delay, type DnsQuery, type DnsServer, startDnsServer } from "./support/DnsServer.js"
 import { cnameTarget, openTestStore, platformDomain, type TestStore, zone } from "./support/TestStore.js"
 import {
-  buildWorker,
   cleanUp,
   onCleanUp,
   roundTotals,
@@ -26,7 +25,6 @@ const domainCount = 500
 let store: TestStore
 
 beforeAll(async () => {
-  await buildWorker()
   store = await openTestStore()
 }, 300_000)
 afterEach(cleanUp, 60_000)
