@@ -17,20 +17,6 @@ export const repositoryRoot = resolve(appDirectory, "../..")
 export const mainScript = join(appDirectory, "dist/main.js")
 export const cliScript = join(appDirectory, "dist/cli.js")
 
-/** Builds the app and everything it depends on (turbo replays unchanged packages from its cache). */
-export const buildApp = (): Promise<void> =>
-  new Promise((resolvePromise, reject) => {
-    execFile(
-      "pnpm",
-      ["turbo", "run", "build", "--filter=@petstore/api-app...", "--output-logs=errors-only"],
-      { cwd: repositoryRoot, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        error === null
-          ? resolvePromise()
-          : reject(new Error(`building the API app failed: ${error.message}\n${stdout}\n${stderr}`))
-    )
-  })
-
 // ---------------------------------------------------------------------------------------------------
 // Cleanup: everything a test starts is registered here and released by `cleanUp` (in `afterEach`).
 

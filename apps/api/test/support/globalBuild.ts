@@ -3,7 +3,7 @@
  * any test file starts (never concurrently by two files). Under the repository's test command turbo
  * has built it already (`PETSTORE_PREBUILT=1`).
  */
-import { buildApp } from "./ApiProcess.js"
+import { buildApp } from "./BuildApp.js"
 
 export default async function setup(): Promise<void> {
   if (process.env.PETSTORE_PREBUILT === "1") return
