@@ -2,14 +2,14 @@
  * Runs the built API process (`dist/main.js`) and the key CLI (`dist/cli.js`) as a user would, with
  * helpers to talk to them over raw HTTP and to clean up whatever a test leaves behind.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { type ChildProcess, execFile } from "node:child_process"
 import { mkdtemp, rm } from "node:fs/promises"
 import { request as httpRequest } from "node:http"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { TestDatabase } from "@petstore/testing"
+import { NodeProcess, TestDatabase } from "@petstore/testing"
 import { Effect, Exit, Scope } from "effect"
 
 export const appDirectory = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
@@ -64,23 +64,12 @@ export const freePort = (): Promise<number> =>
 
 export const randomKey = (): string => `pk_test_${globalThis.crypto.randomUUID().replaceAll("-", "")}`
 
-/** The environment of a child: this process's, minus anything that would choose its storage or level. */
-const childEnvironment = (env: Record<string, string>): NodeJS.ProcessEnv => {
-  const base: NodeJS.ProcessEnv = { ...process.env }
-  for (const name of Object.keys(base)) {
-    if (name.startsWith("PETSTORE_") || name === "DATABASE_URL" || name === "LOG_LEVEL" || name === "PORT")
-      delete base[name]
-  }
-  return { ...base, NODE_ENV: "production", ...env }
-}
-
 // ---------------------------------------------------------------------------------------------------
 // The server process.
 
-export interface Exited {
-  readonly code: number | null
-  readonly signal: NodeJS.Signals | null
-}
+const { childEnvironment, spawnNode, withTimeout } = NodeProcess
+export const logLines = NodeProcess.logLines
+export type Exited = NodeProcess.Exited
 
 export interface ServerProcess {
   readonly child: ChildProcess
@@ -97,88 +86,39 @@ export interface ServerProcess {
   readonly terminate: (timeoutMs?: number) => Promise<Exited>
 }
 
-const withTimeout = <A>(promise: Promise<A>, timeoutMs: number, what: string): Promise<A> =>
-  new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what}: no result within ${timeoutMs} ms`)), timeoutMs)
-    promise.then(
-      (value) => {
-        clearTimeout(timer)
-        resolvePromise(value)
-      },
-      (error: unknown) => {
-        clearTimeout(timer)
-        reject(error)
-      }
-    )
-  })
-
 /**
  * Spawns `node dist/main.js` with `env` (PORT and HOST chosen here unless given). The process is
  * killed (SIGKILL) at clean-up if it is still running.
  */
 export const startServer = async (env: Record<string, string>): Promise<ServerProcess> => {
   const port = env.PORT === undefined ? await freePort() : Number(env.PORT)
-  const child = spawn(process.execPath, [mainScript], {
+  const server = spawnNode(mainScript, {
     cwd: appDirectory,
-    env: childEnvironment({ PORT: String(port), HOST: "127.0.0.1", ...env }),
-    stdio: ["ignore", "pipe", "pipe"]
+    env: { PORT: String(port), HOST: "127.0.0.1", ...env }
   })
-  let stdout = ""
-  let stderr = ""
-  let exitedAlready = false
-  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk
-  })
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk
-  })
-  const exited = new Promise<Exited>((resolvePromise) => {
-    child.once("exit", (code, signal) => {
-      exitedAlready = true
-      resolvePromise({ code, signal })
-    })
-  })
-  // Let the streams drain before anyone reads the output of an exited process.
-  const closed = new Promise<Exited>((resolvePromise) => {
-    child.once("close", (code, signal) => resolvePromise({ code, signal }))
-  })
-  const output = () => `--- stdout\n${stdout}\n--- stderr\n${stderr}`
-  cleanups.push(async () => {
-    if (!exitedAlready) {
-      child.kill("SIGKILL")
-      await withTimeout(closed, 10_000, "killing the server")
-    }
-  })
+  cleanups.push(server.kill)
   const listening = (timeoutMs = 60_000) =>
     new Promise<void>((resolvePromise, reject) => {
       const started = Date.now()
       const check = () => {
-        if (/"petstore listening on /.test(stdout)) return resolvePromise()
-        if (exitedAlready)
-          return reject(new Error(`the server exited before listening (code ${child.exitCode})\n${output()}`))
+        if (/"petstore listening on /.test(server.stdout())) return resolvePromise()
+        if (server.hasExited())
+          return reject(
+            new Error(
+              `the server exited before listening (code ${server.child.exitCode})\n${server.output()}`
+            )
+          )
         if (Date.now() - started > timeoutMs)
-          return reject(new Error(`the server did not listen within ${timeoutMs} ms\n${output()}`))
+          return reject(new Error(`the server did not listen within ${timeoutMs} ms\n${server.output()}`))
         setTimeout(check, 20)
       }
       check()
     })
   const terminate = async (timeoutMs = 30_000) => {
-    if (!exitedAlready) child.kill("SIGTERM")
-    await withTimeout(closed, timeoutMs, `the server stopping after SIGTERM\n${output()}`)
-    return exited
+    if (!server.hasExited()) server.child.kill("SIGTERM")
+    return withTimeout(server.exited, timeoutMs, `the server stopping after SIGTERM\n${server.output()}`)
   }
-  return {
-    child,
-    port,
-    baseUrl: `http://127.0.0.1:${port}`,
-    stdout: () => stdout,
-    stderr: () => stderr,
-    output,
-    exited: closed.then(() => exited),
-    hasExited: () => exitedAlready,
-    listening,
-    terminate
-  }
+  return { ...server, port, baseUrl: `http://127.0.0.1:${port}`, listening, terminate }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -315,19 +255,3 @@ export const listAll = async (baseUrl: string, key: string): Promise<Array<Pet>>
   }
   return pets
 }
-
-/** The stdout lines parsed as JSON (a line that is not JSON makes this throw, naming it). */
-export const logLines = (stdout: string): Array<Record<string, unknown>> =>
-  stdout
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => {
-      try {
-        const parsed: unknown = JSON.parse(line)
-        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-          throw new Error("not an object")
-        return parsed as Record<string, unknown>
-      } catch {
-        throw new Error(`a log line on stdout is not a JSON object: ${line}`)
-      }
-    })

@@ -2,27 +2,18 @@
  * Runs the built worker (`node dist/main.js`) as an operator runs it, configured by environment
  * variables, and cleans up whatever a test leaves behind (processes are killed, servers closed).
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { NodeProcess } from "@petstore/testing"
+
+const { spawnNode } = NodeProcess
+export const { logLines, withTimeout } = NodeProcess
+export type Exited = NodeProcess.Exited
 
 export const appDirectory = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 export const repositoryRoot = resolve(appDirectory, "../..")
 export const mainScript = join(appDirectory, "dist/main.js")
-
-/** Builds the worker and everything it depends on (turbo replays unchanged packages from its cache). */
-export const buildWorker = (): Promise<void> =>
-  new Promise((resolvePromise, reject) => {
-    execFile(
-      "pnpm",
-      ["turbo", "run", "build", "--filter=@petstore/worker-app...", "--output-logs=errors-only"],
-      { cwd: repositoryRoot, timeout: 280_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        error === null
-          ? resolvePromise()
-          : reject(new Error(`building the worker failed: ${error.message}\n${stdout}\n${stderr}`))
-    )
-  })
 
 // ---------------------------------------------------------------------------------------------------
 // Cleanup: whatever a test starts is registered here and released by `cleanUp` (in `afterEach`).
@@ -47,21 +38,6 @@ export const cleanUp = async (): Promise<void> => {
   if (errors.length > 0) throw new AggregateError(errors, "cleaning up after the test failed")
 }
 
-export const withTimeout = <A>(promise: Promise<A>, timeoutMs: number, what: string): Promise<A> =>
-  new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what}: no result within ${timeoutMs} ms`)), timeoutMs)
-    promise.then(
-      (value) => {
-        clearTimeout(timer)
-        resolvePromise(value)
-      },
-      (error: unknown) => {
-        clearTimeout(timer)
-        reject(error)
-      }
-    )
-  })
-
 /** Polls `condition` every 50 ms until it holds; rejects with `describe()` after `timeoutMs`. */
 export const waitUntil = async (
   condition: () => boolean | Promise<boolean>,
@@ -76,22 +52,8 @@ export const waitUntil = async (
   }
 }
 
-/** The environment of a child: this process's, minus anything that would configure the worker. */
-const childEnvironment = (env: Record<string, string>): NodeJS.ProcessEnv => {
-  const base: NodeJS.ProcessEnv = { ...process.env }
-  for (const name of Object.keys(base)) {
-    if (name.startsWith("PETSTORE_") || name === "DATABASE_URL" || name === "LOG_LEVEL") delete base[name]
-  }
-  return { ...base, NODE_ENV: "production", ...env }
-}
-
 // ---------------------------------------------------------------------------------------------------
 // The worker process.
-
-export interface Exited {
-  readonly code: number | null
-  readonly signal: NodeJS.Signals | null
-}
 
 export interface WorkerProcess {
   readonly child: ChildProcess
@@ -106,70 +68,27 @@ export interface WorkerProcess {
   readonly stop: (signal?: NodeJS.Signals, timeoutMs?: number) => Promise<Exited>
 }
 
-/** The stdout lines parsed as JSON (a line that is not JSON makes this throw, naming it). */
-export const logLines = (stdout: string): Array<Record<string, unknown>> =>
-  stdout
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => {
-      try {
-        const parsed: unknown = JSON.parse(line)
-        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-          throw new Error("not an object")
-        return parsed as Record<string, unknown>
-      } catch {
-        throw new Error(`a log line on stdout is not a JSON object: ${line}`)
-      }
-    })
-
 const startedPattern = /"petstore worker (\S+) checking domains/
 
 /** Spawns `node dist/main.js` with `env`; it is killed (SIGKILL) at clean-up if still running. */
 export const startWorker = (env: Record<string, string>): WorkerProcess => {
-  const child = spawn(process.execPath, [mainScript], {
-    cwd: appDirectory,
-    env: childEnvironment(env),
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  let stdout = ""
-  let stderr = ""
-  let exitedAlready = false
-  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk
-  })
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk
-  })
-  const exitStatus = new Promise<Exited>((resolvePromise) => {
-    child.once("exit", (code, signal) => {
-      exitedAlready = true
-      resolvePromise({ code, signal })
-    })
-  })
-  const closed = new Promise<void>((resolvePromise) => child.once("close", () => resolvePromise()))
-  const exited = closed.then(() => exitStatus)
-  const output = () => `--- stdout\n${stdout}\n--- stderr\n${stderr}`
-  onCleanUp(async () => {
-    if (!exitedAlready) {
-      child.kill("SIGKILL")
-      await withTimeout(closed, 10_000, "killing the worker")
-    }
-  })
+  const worker = spawnNode(mainScript, { cwd: appDirectory, env })
+  onCleanUp(worker.kill)
   const started = async (timeoutMs = 30_000) => {
     await waitUntil(
-      () => startedPattern.test(stdout) || exitedAlready,
+      () => startedPattern.test(worker.stdout()) || worker.hasExited(),
       timeoutMs,
-      () => `the worker did not start\n${output()}`
+      () => `the worker did not start\n${worker.output()}`
     )
-    const holder = startedPattern.exec(stdout)?.[1]
-    if (holder === undefined) throw new Error(`the worker exited before starting\n${output()}`)
+    const holder = startedPattern.exec(worker.stdout())?.[1]
+    if (holder === undefined) throw new Error(`the worker exited before starting\n${worker.output()}`)
     return holder
   }
   const stop = async (signal: NodeJS.Signals = "SIGTERM", timeoutMs = 30_000) => {
-    if (!exitedAlready) child.kill(signal)
-    return withTimeout(exited, timeoutMs, `the worker stopping after ${signal}\n${output()}`)
+    if (!worker.hasExited()) worker.child.kill(signal)
+    return withTimeout(worker.exited, timeoutMs, `the worker stopping after ${signal}\n${worker.output()}`)
   }
-  return { child, stdout: () => stdout, output, hasExited: () => exitedAlready, exited, started, stop }
+  return { ...worker, started, stop }
 }
 
 /** Totals of the worker's "domain checks" rounds (logged at debug level). */

@@ -1,11 +1,6 @@
 /**
- * Vitest global setup: the tests spawn the built worker process, so it is built once per run, before
- * any test file starts (never concurrently by two files). Under the repository's test command turbo
- * has built it already (`PETSTORE_PREBUILT=1`).
+ * Vitest global setup: the tests spawn the built worker process, so it is built once per run.
  */
-import { buildWorker } from "./WorkerProcess.js"
+import { buildOnceForTests } from "@petstore/testing/build"
 
-export default async function setup(): Promise<void> {
-  if (process.env.PETSTORE_PREBUILT === "1") return
-  await buildWorker()
-}
+export default buildOnceForTests("@petstore/worker-app")
