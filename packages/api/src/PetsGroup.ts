@@ -15,18 +15,10 @@ import {
   Pets
 } from "@petstore/domain"
 import { Schema } from "effect"
-import {
-  Conflict,
-  Gone,
-  IdempotencyKeyReused,
-  InvalidRequest,
-  NotFound,
-  PayloadTooLarge,
-  UnsupportedMediaType
-} from "./ApiErrors.js"
+import { Conflict, Gone, IdempotencyKeyReused, InvalidRequest, NotFound } from "./ApiErrors.js"
 import { Authentication } from "./Authentication.js"
+import { takesJsonBody } from "./BodyOperation.js"
 import { GetPetDeprecation } from "./Deprecation.js"
-import { JsonBody } from "./JsonBody.js"
 import { integerParameter, literalParameter } from "./QueryParameters.js"
 
 export const ListPetsParameters = Schema.Struct({
@@ -56,19 +48,16 @@ const listPets = HttpApiEndpoint.get("listPets", "/pets")
     'Animals in ascending id order. When more match, the `Link` header has the `rel="next"` page.'
   )
 
-const createPet = HttpApiEndpoint.post("createPet", "/pets")
-  .setPayload(NewPet)
-  .setHeaders(CreatePetHeaders)
-  .addSuccess(Pet, { status: 201 })
-  .addError(InvalidRequest)
-  .addError(Conflict)
-  .addError(IdempotencyKeyReused)
-  .addError(PayloadTooLarge)
-  .addError(UnsupportedMediaType)
-  // Middleware added later runs first: the key is checked before the body is looked at.
-  .middleware(JsonBody)
-  .middleware(Authentication)
-  .annotate(OpenApi.Summary, "Add an animal")
+const createPet = takesJsonBody(
+  HttpApiEndpoint.post("createPet", "/pets")
+    .setPayload(NewPet)
+    .setHeaders(CreatePetHeaders)
+    .addSuccess(Pet, { status: 201 })
+    .addError(InvalidRequest)
+    .addError(Conflict)
+    .addError(IdempotencyKeyReused)
+    .annotate(OpenApi.Summary, "Add an animal")
+)
 
 const getPet = HttpApiEndpoint.get("getPet", "/pets/:petId")
   .setPath(Schema.Struct({ petId: Schema.String.annotations({ description: "The animal's id (int64)." }) }))

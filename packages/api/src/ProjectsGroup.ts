@@ -6,16 +6,9 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { CustomDomain, Deploy, DeployStatus, DomainConfig, Plan, ProjectId } from "@petstore/domain"
 import { Schema } from "effect"
-import {
-  Conflict,
-  Forbidden,
-  InvalidRequest,
-  NotFound,
-  PayloadTooLarge,
-  UnsupportedMediaType
-} from "./ApiErrors.js"
+import { Conflict, Forbidden, InvalidRequest, NotFound } from "./ApiErrors.js"
 import { Authentication } from "./Authentication.js"
-import { JsonBody } from "./JsonBody.js"
+import { takesJsonBody } from "./BodyOperation.js"
 
 export class ProjectView extends Schema.Class<ProjectView>("Project")({
   id: ProjectId,
@@ -47,41 +40,34 @@ export class DomainList extends Schema.Class<DomainList>("DomainList")({
 const projectPath = Schema.Struct({ projectId: Schema.String })
 const domainPath = Schema.Struct({ projectId: Schema.String, hostname: Schema.String })
 
-// On every body-taking operation, middleware added later runs first: the key before the body.
-const createProject = HttpApiEndpoint.post("createProject", "/projects")
-  .setPayload(CreateProjectRequest)
-  .addSuccess(ProjectView, { status: 201 })
-  .addError(InvalidRequest)
-  .addError(Conflict)
-  .addError(PayloadTooLarge)
-  .addError(UnsupportedMediaType)
-  .middleware(JsonBody)
-  .middleware(Authentication)
-  .annotate(OpenApi.Summary, "Create a project (stands in for the platform's own project creation)")
+const createProject = takesJsonBody(
+  HttpApiEndpoint.post("createProject", "/projects")
+    .setPayload(CreateProjectRequest)
+    .addSuccess(ProjectView, { status: 201 })
+    .addError(InvalidRequest)
+    .addError(Conflict)
+    .annotate(OpenApi.Summary, "Create a project (stands in for the platform's own project creation)")
+)
 
-const changePlan = HttpApiEndpoint.patch("changePlan", "/projects/:projectId")
-  .setPath(projectPath)
-  .setPayload(ChangePlanRequest)
-  .addSuccess(ProjectView)
-  .addError(InvalidRequest)
-  .addError(NotFound)
-  .addError(PayloadTooLarge)
-  .addError(UnsupportedMediaType)
-  .middleware(JsonBody)
-  .middleware(Authentication)
-  .annotate(OpenApi.Summary, "Change a project's plan (a downgrade to free stops serving its domains)")
+const changePlan = takesJsonBody(
+  HttpApiEndpoint.patch("changePlan", "/projects/:projectId")
+    .setPath(projectPath)
+    .setPayload(ChangePlanRequest)
+    .addSuccess(ProjectView)
+    .addError(InvalidRequest)
+    .addError(NotFound)
+    .annotate(OpenApi.Summary, "Change a project's plan (a downgrade to free stops serving its domains)")
+)
 
-const recordDeploy = HttpApiEndpoint.post("recordDeploy", "/projects/:projectId/deploys")
-  .setPath(projectPath)
-  .setPayload(DeployRequest)
-  .addSuccess(ProjectView, { status: 201 })
-  .addError(InvalidRequest)
-  .addError(NotFound)
-  .addError(PayloadTooLarge)
-  .addError(UnsupportedMediaType)
-  .middleware(JsonBody)
-  .middleware(Authentication)
-  .annotate(OpenApi.Summary, "Record a deploy outcome (stands in for the deploy pipeline's callback)")
+const recordDeploy = takesJsonBody(
+  HttpApiEndpoint.post("recordDeploy", "/projects/:projectId/deploys")
+    .setPath(projectPath)
+    .setPayload(DeployRequest)
+    .addSuccess(ProjectView, { status: 201 })
+    .addError(InvalidRequest)
+    .addError(NotFound)
+    .annotate(OpenApi.Summary, "Record a deploy outcome (stands in for the deploy pipeline's callback)")
+)
 
 const listDomains = HttpApiEndpoint.get("listDomains", "/projects/:projectId/domains")
   .setPath(projectPath)
@@ -90,19 +76,17 @@ const listDomains = HttpApiEndpoint.get("listDomains", "/projects/:projectId/dom
   .middleware(Authentication)
   .annotate(OpenApi.Summary, "A project's domains and domain config")
 
-const addDomain = HttpApiEndpoint.post("addDomain", "/projects/:projectId/domains")
-  .setPath(projectPath)
-  .setPayload(AddDomainRequest)
-  .addSuccess(CustomDomain, { status: 201 })
-  .addError(InvalidRequest)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
-  .addError(PayloadTooLarge)
-  .addError(UnsupportedMediaType)
-  .middleware(JsonBody)
-  .middleware(Authentication)
-  .annotate(OpenApi.Summary, "Add a domain: it is pending, with the DNS record to create")
+const addDomain = takesJsonBody(
+  HttpApiEndpoint.post("addDomain", "/projects/:projectId/domains")
+    .setPath(projectPath)
+    .setPayload(AddDomainRequest)
+    .addSuccess(CustomDomain, { status: 201 })
+    .addError(InvalidRequest)
+    .addError(Forbidden)
+    .addError(NotFound)
+    .addError(Conflict)
+    .annotate(OpenApi.Summary, "Add a domain: it is pending, with the DNS record to create")
+)
 
 const getDomain = HttpApiEndpoint.get("getDomain", "/projects/:projectId/domains/:hostname")
   .setPath(domainPath)
@@ -146,17 +130,15 @@ const getDomainConfig = HttpApiEndpoint.get("getDomainConfig", "/projects/:proje
   .middleware(Authentication)
   .annotate(OpenApi.Summary, "The primary hostname and the 301 redirects")
 
-const putDomainConfig = HttpApiEndpoint.put("putDomainConfig", "/projects/:projectId/domain-config")
-  .setPath(projectPath)
-  .setPayload(DomainConfig)
-  .addSuccess(DomainConfig)
-  .addError(InvalidRequest)
-  .addError(NotFound)
-  .addError(PayloadTooLarge)
-  .addError(UnsupportedMediaType)
-  .middleware(JsonBody)
-  .middleware(Authentication)
-  .annotate(OpenApi.Summary, "Set the primary hostname and the 301 redirects")
+const putDomainConfig = takesJsonBody(
+  HttpApiEndpoint.put("putDomainConfig", "/projects/:projectId/domain-config")
+    .setPath(projectPath)
+    .setPayload(DomainConfig)
+    .addSuccess(DomainConfig)
+    .addError(InvalidRequest)
+    .addError(NotFound)
+    .annotate(OpenApi.Summary, "Set the primary hostname and the 301 redirects")
+)
 
 export class ProjectsGroup extends HttpApiGroup.make("projects")
   .add(createProject)

@@ -4,6 +4,7 @@
  */
 export * from "./ApiErrors.js"
 export * from "./Authentication.js"
+export * from "./BodyOperation.js"
 export * from "./Deprecation.js"
 export * from "./HealthGroup.js"
 export * from "./JsonBody.js"
