@@ -1,0 +1,243 @@
+/**
+ * The domain's `CertificateIssuer` on an ACME CA (RFC 8555) through `acme-client`, with HTTP-01
+ * challenges: `startOrder` opens the order and publishes each token's key authorization in the
+ * `Http01ChallengeStore` before telling the CA to validate; `pollOrder` reads the order, sends the CSR
+ * once it is ready and downloads the certificate once it is valid.
+ *
+ * The order ref is the order URL. The private key of each CSR is kept in memory (by order URL) and
+ * read with `privateKey`: a process restart between finalize and download loses it (the order then
+ * has to be redone). The CA's HTTPS endpoint is trusted through NODE_EXTRA_CA_CERTS in production.
+ */
+import type { Hostname } from "@petstore/domain"
+import { CertificateIssuer, CertificateIssuerError, OrderRef, type OrderState } from "@petstore/domain"
+import * as acme from "acme-client"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { Http01ChallengeStore } from "./Http01ChallengeStore.js"
+
+export interface Options {
+  /** The ACME directory, e.g. `https://acme-v02.api.letsencrypt.org/directory`. */
+  readonly directoryUrl: string
+  /** Contact for the ACME account (`mailto:` is added). */
+  readonly email?: string
+  /** The account key (PEM); a fresh key (and so a fresh account) when absent. */
+  readonly accountKeyPem?: Redacted.Redacted<string> | string
+}
+
+/** The port, plus the private key of an order's certificate (kept by this adapter). */
+export class AcmeCertificateIssuer extends Context.Tag("@petstore/acme/AcmeCertificateIssuer")<
+  AcmeCertificateIssuer,
+  CertificateIssuer["Type"] & {
+    /** The private key behind the CSR of `order`, once the order was finalized by this process. */
+    readonly privateKey: (order: OrderRef) => Effect.Effect<Option.Option<Redacted.Redacted<string>>>
+  }
+>() {}
+
+/** The message of anything thrown, without its stack. */
+const describe = (cause: unknown): string => {
+  if (cause instanceof Error) return cause.message
+  if (typeof cause === "string") return cause
+  try {
+    return JSON.stringify(cause)
+  } catch {
+    return String(cause)
+  }
+}
+
+/** The `detail` (or the whole object) of an ACME problem document. */
+const problemDetail = (problem: unknown): string | undefined => {
+  if (problem === undefined || problem === null) return undefined
+  if (typeof problem === "object") {
+    const { detail, type } = problem as { detail?: unknown; type?: unknown }
+    if (typeof detail === "string" && detail !== "") {
+      return typeof type === "string" ? `${detail} (${type})` : detail
+    }
+  }
+  return describe(problem)
+}
+
+export const make = (
+  options: Options
+): Effect.Effect<AcmeCertificateIssuer["Type"], CertificateIssuerError, Http01ChallengeStore> =>
+  Effect.gen(function* () {
+    const store = yield* Http01ChallengeStore
+    const { directoryUrl } = options
+
+    const call = <A>(step: string, run: () => Promise<A>): Effect.Effect<A, CertificateIssuerError> =>
+      Effect.tryPromise({
+        try: run,
+        catch: (cause) =>
+          new CertificateIssuerError({ message: `ACME ${step} failed (${directoryUrl}): ${describe(cause)}` })
+      })
+
+    const accountKey =
+      options.accountKeyPem === undefined
+        ? yield* call("account key generation", () => acme.crypto.createPrivateKey())
+        : Redacted.isRedacted(options.accountKeyPem)
+          ? Redacted.value(options.accountKeyPem)
+          : options.accountKeyPem
+
+    const client = new acme.Client({ directoryUrl, accountKey })
+
+    // The account is registered once, on first use (a failure is retried on the next call).
+    let registered = false
+    const semaphore = yield* Effect.makeSemaphore(1)
+    const ensureAccount = semaphore.withPermits(1)(
+      Effect.suspend(() =>
+        registered
+          ? Effect.void
+          : call("account registration", () =>
+              client.createAccount({
+                termsOfServiceAgreed: true,
+                ...(options.email === undefined ? {} : { contact: [`mailto:${options.email}`] })
+              })
+            ).pipe(
+              Effect.tap(() =>
+                Effect.sync(() => {
+                  registered = true
+                })
+              )
+            )
+      )
+    )
+
+    const privateKeys = new Map<string, Redacted.Redacted<string>>()
+
+    /** An order known only by its URL: enough for `getOrder`. */
+    const orderAt = (ref: OrderRef): acme.Order => ({ url: ref }) as unknown as acme.Order
+
+    const httpChallenges = (authorizations: ReadonlyArray<acme.Authorization>) =>
+      authorizations.flatMap((authorization) =>
+        authorization.challenges.flatMap((challenge) =>
+          challenge.type === "http-01" ? [{ authorization, challenge }] : []
+        )
+      )
+
+    const startOrder = (hostname: Hostname): Effect.Effect<OrderRef, CertificateIssuerError> =>
+      Effect.gen(function* () {
+        yield* ensureAccount
+        const order = yield* call(`order creation for ${hostname}`, () =>
+          client.createOrder({ identifiers: [{ type: "dns", value: hostname }] })
+        )
+        const authorizations = yield* call(`authorizations of ${hostname}`, () =>
+          client.getAuthorizations(order)
+        )
+        for (const authorization of authorizations) {
+          if (authorization.status === "valid") continue
+          const challenge = authorization.challenges.find((candidate) => candidate.type === "http-01")
+          if (challenge === undefined) {
+            return yield* new CertificateIssuerError({
+              message: `ACME CA (${directoryUrl}) offers no http-01 challenge for ${authorization.identifier.value}`
+            })
+          }
+          const keyAuthorization = yield* call(`key authorization for ${hostname}`, () =>
+            client.getChallengeKeyAuthorization(challenge)
+          )
+          if (challenge.type === "http-01") yield* store.put(challenge.token, keyAuthorization)
+          yield* call(`challenge completion for ${hostname}`, () => client.completeChallenge(challenge))
+        }
+        return OrderRef.make(order.url)
+      })
+
+    /** Takes the published tokens down and explains an invalid order, from its authorizations. */
+    const settle = (order: acme.Order): Effect.Effect<string | undefined, CertificateIssuerError> =>
+      Effect.gen(function* () {
+        const authorizations = yield* call("authorizations", () => client.getAuthorizations(order))
+        const challenges = httpChallenges(authorizations)
+        for (const { challenge } of challenges) {
+          if (challenge.type === "http-01") yield* store.remove(challenge.token)
+        }
+        const failures = challenges.flatMap(({ authorization, challenge }) => {
+          const detail = problemDetail(challenge.error)
+          return detail === undefined ? [] : [`${authorization.identifier.value}: ${detail}`]
+        })
+        return failures.length === 0 ? undefined : failures.join("; ")
+      })
+
+    const download = (order: acme.Order): Effect.Effect<OrderState, CertificateIssuerError> =>
+      Effect.gen(function* () {
+        const fullChain = yield* call("certificate download", () => client.getCertificate(order))
+        const [certificatePem, ...chain] = acme.crypto.splitPemChain(fullChain)
+        if (certificatePem === undefined) {
+          return yield* new CertificateIssuerError({
+            message: `ACME CA (${directoryUrl}) returned no certificate for ${order.url}`
+          })
+        }
+        const info = yield* Effect.try({
+          try: () => acme.crypto.readCertificateInfo(certificatePem),
+          catch: (cause) =>
+            new CertificateIssuerError({
+              message: `ACME CA (${directoryUrl}) returned an unreadable certificate: ${describe(cause)}`
+            })
+        })
+        yield* settle(order).pipe(Effect.ignore)
+        return {
+          _tag: "Valid" as const,
+          certificatePem,
+          chainPem: chain.join("\n"),
+          notBefore: info.notBefore,
+          notAfter: info.notAfter
+        }
+      })
+
+    const finalize = (order: acme.Order): Effect.Effect<OrderState, CertificateIssuerError> =>
+      Effect.gen(function* () {
+        const hostname = order.identifiers[0]?.value
+        if (hostname === undefined) {
+          return yield* new CertificateIssuerError({ message: `ACME order ${order.url} has no identifier` })
+        }
+        const [key, csr] = yield* call(`CSR creation for ${hostname}`, () =>
+          acme.crypto.createCsr({ commonName: hostname, altNames: [hostname] })
+        )
+        privateKeys.set(order.url, Redacted.make(key.toString()))
+        const finalized = yield* call(`finalization of ${hostname}`, () => client.finalizeOrder(order, csr))
+        return yield* describeOrder({ ...order, ...finalized, url: order.url }, false)
+      })
+
+    const describeOrder = (
+      order: acme.Order,
+      mayFinalize: boolean
+    ): Effect.Effect<OrderState, CertificateIssuerError> => {
+      switch (order.status) {
+        case "pending":
+          return Effect.succeed({ _tag: "Pending" })
+        case "ready":
+          return mayFinalize ? finalize(order) : Effect.succeed({ _tag: "Ready" })
+        case "processing":
+          return Effect.succeed({ _tag: "Processing" })
+        case "valid":
+          return download(order)
+        case "invalid":
+          return settle(order).pipe(
+            Effect.map((fromChallenges) => ({
+              _tag: "Invalid" as const,
+              reason: problemDetail(order.error) ?? fromChallenges ?? "the CA marked the order invalid"
+            }))
+          )
+      }
+    }
+
+    const pollOrder = (ref: OrderRef): Effect.Effect<OrderState, CertificateIssuerError> =>
+      Effect.gen(function* () {
+        yield* ensureAccount
+        const order = yield* call(`order lookup ${ref}`, () => client.getOrder(orderAt(ref)))
+        return yield* describeOrder(order, true)
+      })
+
+    return AcmeCertificateIssuer.of({
+      startOrder,
+      pollOrder,
+      privateKey: (ref) => Effect.sync(() => Option.fromNullable(privateKeys.get(ref)))
+    })
+  })
+
+/** Both the domain port and the adapter's own tag, from one issuer. */
+export const layer = (
+  options: Options
+): Layer.Layer<AcmeCertificateIssuer | CertificateIssuer, CertificateIssuerError, Http01ChallengeStore> =>
+  Layer.effectContext(
+    make(options).pipe(
+      Effect.map((issuer) =>
+        Context.make(AcmeCertificateIssuer, issuer).pipe(Context.add(CertificateIssuer, issuer))
+      )
+    )
+  )
