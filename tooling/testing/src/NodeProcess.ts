@@ -111,3 +111,27 @@ export const spawnNode = (
   }
   return spawned
 }
+
+/**
+ * What a test started and must release afterwards (processes, databases, directories), released most
+ * recent first by `releaseAll` (in `afterEach`); every release runs even when one fails.
+ */
+export const makeCleanups = () => {
+  const releases: Array<() => Promise<void>> = []
+  const register = (release: () => Promise<void>): void => {
+    releases.push(release)
+  }
+  const releaseAll = async (): Promise<void> => {
+    const errors: Array<unknown> = []
+    while (releases.length > 0) {
+      const release = releases.pop()
+      try {
+        await release?.()
+      } catch (error) {
+        errors.push(error)
+      }
+    }
+    if (errors.length > 0) throw new AggregateError(errors, "cleaning up after the test failed")
+  }
+  return { register, releaseAll }
+}

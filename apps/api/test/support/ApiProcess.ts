@@ -20,25 +20,14 @@ export const cliScript = join(appDirectory, "dist/cli.js")
 // ---------------------------------------------------------------------------------------------------
 // Cleanup: everything a test starts is registered here and released by `cleanUp` (in `afterEach`).
 
-const cleanups: Array<() => Promise<void>> = []
+const cleanups = NodeProcess.makeCleanups()
 
 /** Releases what the tests started, most recent first: processes, then databases, then directories. */
-export const cleanUp = async (): Promise<void> => {
-  const errors: Array<unknown> = []
-  while (cleanups.length > 0) {
-    const release = cleanups.pop()
-    try {
-      await release?.()
-    } catch (error) {
-      errors.push(error)
-    }
-  }
-  if (errors.length > 0) throw new AggregateError(errors, "cleaning up after the test failed")
-}
+export const cleanUp = cleanups.releaseAll
 
 export const temporaryDirectory = async (): Promise<string> => {
   const directory = await mkdtemp(join(tmpdir(), "petstore-api-process-"))
-  cleanups.push(() => rm(directory, { recursive: true, force: true }))
+  cleanups.register(() => rm(directory, { recursive: true, force: true }))
   return directory
 }
 
@@ -46,7 +35,7 @@ export const temporaryDirectory = async (): Promise<string> => {
 export const freshDatabase = async (): Promise<TestDatabase.TestDatabase["Type"]> => {
   const scope = Effect.runSync(Scope.make())
   const closeScope = () => Effect.runPromise(Scope.close(scope, Exit.void))
-  cleanups.push(closeScope)
+  cleanups.register(closeScope)
   return Effect.runPromise(Scope.extend(TestDatabase.make, scope))
 }
 
@@ -96,7 +85,7 @@ export const startServer = async (env: Record<string, string>): Promise<ServerPr
     cwd: appDirectory,
     env: { PORT: String(port), HOST: "127.0.0.1", ...env }
   })
-  cleanups.push(server.kill)
+  cleanups.register(server.kill)
   const listening = (timeoutMs = 60_000) =>
     new Promise<void>((resolvePromise, reject) => {
       const started = Date.now()

@@ -18,25 +18,12 @@ export const mainScript = join(appDirectory, "dist/main.js")
 // ---------------------------------------------------------------------------------------------------
 // Cleanup: whatever a test starts is registered here and released by `cleanUp` (in `afterEach`).
 
-const cleanups: Array<() => Promise<void>> = []
+const cleanups = NodeProcess.makeCleanups()
 
-export const onCleanUp = (release: () => Promise<void>): void => {
-  cleanups.push(release)
-}
+export const onCleanUp = cleanups.register
 
 /** Releases what the test started, most recent first. */
-export const cleanUp = async (): Promise<void> => {
-  const errors: Array<unknown> = []
-  while (cleanups.length > 0) {
-    const release = cleanups.pop()
-    try {
-      await release?.()
-    } catch (error) {
-      errors.push(error)
-    }
-  }
-  if (errors.length > 0) throw new AggregateError(errors, "cleaning up after the test failed")
-}
+export const cleanUp = cleanups.releaseAll
 
 /** Polls `condition` every 50 ms until it holds; rejects with `describe()` after `timeoutMs`. */
 export const waitUntil = async (
