@@ -1,18 +1,25 @@
 /**
  * The domain's `CertificateIssuer` on an ACME CA (RFC 8555) through `acme-client`, with HTTP-01
  * challenges: `startOrder` opens the order and publishes each token's key authorization in the
- * `Http01ChallengeStore` before telling the CA to validate; `pollOrder` reads the order, sends the CSR
- * once it is ready and downloads the certificate once it is valid.
+ * domain's `Http01ChallengeStore` before telling the CA to validate; `pollOrder` reads the order, sends
+ * the CSR once it is ready and downloads the certificate once it is valid, returning it with the key
+ * behind the CSR.
  *
- * The order ref is the order URL. The private key of each CSR is kept in memory (by order URL) and
- * read with `privateKey`: a process restart between finalize and download loses it (the order then
- * has to be redone). The CA's HTTPS endpoint is trusted through NODE_EXTRA_CA_CERTS in production.
+ * The order ref is the order URL. The private key of each CSR is kept in memory (by order URL), so a
+ * repeated poll of a valid order returns it again; a process restart between finalize and download
+ * loses it, and polling such an order then fails with CertificateIssuerError, so the caller starts a
+ * new one. The CA's HTTPS endpoint is trusted through NODE_EXTRA_CA_CERTS in production.
  */
-import type { Hostname } from "@petstore/domain"
-import { CertificateIssuer, CertificateIssuerError, OrderRef, type OrderState } from "@petstore/domain"
+import type { Hostname, StorageError } from "@petstore/domain"
+import {
+  CertificateIssuer,
+  CertificateIssuerError,
+  Http01ChallengeStore,
+  OrderRef,
+  type OrderState
+} from "@petstore/domain"
 import * as acme from "acme-client"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { Http01ChallengeStore } from "./Http01ChallengeStore.js"
+import { Effect, Layer, Redacted } from "effect"
 
 export interface Options {
   /** The ACME directory, e.g. `https://acme-v02.api.letsencrypt.org/directory`. */
@@ -22,15 +29,6 @@ export interface Options {
   /** The account key (PEM); a fresh key (and so a fresh account) when absent. */
   readonly accountKeyPem?: Redacted.Redacted<string> | string
 }
-
-/** The port, plus the private key of an order's certificate (kept by this adapter). */
-export class AcmeCertificateIssuer extends Context.Tag("@petstore/acme/AcmeCertificateIssuer")<
-  AcmeCertificateIssuer,
-  CertificateIssuer["Type"] & {
-    /** The private key behind the CSR of `order`, once the order was finalized by this process. */
-    readonly privateKey: (order: OrderRef) => Effect.Effect<Option.Option<Redacted.Redacted<string>>>
-  }
->() {}
 
 /** The message of anything thrown, without its stack. */
 const describe = (cause: unknown): string => {
@@ -57,10 +55,20 @@ const problemDetail = (problem: unknown): string | undefined => {
 
 export const make = (
   options: Options
-): Effect.Effect<AcmeCertificateIssuer["Type"], CertificateIssuerError, Http01ChallengeStore> =>
+): Effect.Effect<CertificateIssuer["Type"], CertificateIssuerError, Http01ChallengeStore> =>
   Effect.gen(function* () {
-    const store = yield* Http01ChallengeStore
+    const challenges = yield* Http01ChallengeStore
     const { directoryUrl } = options
+
+    /** The challenge store's failures, as the issuer's own. */
+    const stored = <A>(step: string, effect: Effect.Effect<A, StorageError>) =>
+      Effect.mapError(
+        effect,
+        (error) =>
+          new CertificateIssuerError({
+            message: `cannot ${step} in the HTTP-01 challenge store: ${error.message}`
+          })
+      )
 
     const call = <A>(step: string, run: () => Promise<A>): Effect.Effect<A, CertificateIssuerError> =>
       Effect.tryPromise({
@@ -102,6 +110,19 @@ export const make = (
 
     const privateKeys = new Map<string, Redacted.Redacted<string>>()
 
+    /** The key behind the CSR of `order`: known only to the process that finalized it. */
+    const keyOf = (order: acme.Order): Effect.Effect<Redacted.Redacted<string>, CertificateIssuerError> =>
+      Effect.suspend(() => {
+        const key = privateKeys.get(order.url)
+        return key === undefined
+          ? Effect.fail(
+              new CertificateIssuerError({
+                message: `ACME order ${order.url} was finalized with a key this process does not have (lost in a restart?): start a new order`
+              })
+            )
+          : Effect.succeed(key)
+      })
+
     /** An order known only by its URL: enough for `getOrder`. */
     const orderAt = (ref: OrderRef): acme.Order => ({ url: ref }) as unknown as acme.Order
 
@@ -132,7 +153,12 @@ export const make = (
           const keyAuthorization = yield* call(`key authorization for ${hostname}`, () =>
             client.getChallengeKeyAuthorization(challenge)
           )
-          if (challenge.type === "http-01") yield* store.put(challenge.token, keyAuthorization)
+          if (challenge.type === "http-01") {
+            yield* stored(
+              `publish a token for ${hostname}`,
+              challenges.put(challenge.token, keyAuthorization)
+            )
+          }
           yield* call(`challenge completion for ${hostname}`, () => client.completeChallenge(challenge))
         }
         return OrderRef.make(order.url)
@@ -142,11 +168,13 @@ export const make = (
     const settle = (order: acme.Order): Effect.Effect<string | undefined, CertificateIssuerError> =>
       Effect.gen(function* () {
         const authorizations = yield* call("authorizations", () => client.getAuthorizations(order))
-        const challenges = httpChallenges(authorizations)
-        for (const { challenge } of challenges) {
-          if (challenge.type === "http-01") yield* store.remove(challenge.token)
+        const published = httpChallenges(authorizations)
+        for (const { challenge } of published) {
+          if (challenge.type === "http-01") {
+            yield* stored("remove a token", challenges.remove(challenge.token))
+          }
         }
-        const failures = challenges.flatMap(({ authorization, challenge }) => {
+        const failures = published.flatMap(({ authorization, challenge }) => {
           const detail = problemDetail(challenge.error)
           return detail === undefined ? [] : [`${authorization.identifier.value}: ${detail}`]
         })
@@ -155,6 +183,7 @@ export const make = (
 
     const download = (order: acme.Order): Effect.Effect<OrderState, CertificateIssuerError> =>
       Effect.gen(function* () {
+        const privateKeyPem = yield* keyOf(order)
         const fullChain = yield* call("certificate download", () => client.getCertificate(order))
         const [certificatePem, ...chain] = acme.crypto.splitPemChain(fullChain)
         if (certificatePem === undefined) {
@@ -174,6 +203,7 @@ export const make = (
           _tag: "Valid" as const,
           certificatePem,
           chainPem: chain.join("\n"),
+          privateKeyPem,
           notBefore: info.notBefore,
           notAfter: info.notAfter
         }
@@ -203,7 +233,7 @@ export const make = (
         case "ready":
           return mayFinalize ? finalize(order) : Effect.succeed({ _tag: "Ready" })
         case "processing":
-          return Effect.succeed({ _tag: "Processing" })
+          return Effect.as(keyOf(order), { _tag: "Processing" as const })
         case "valid":
           return download(order)
         case "invalid":
@@ -223,21 +253,11 @@ export const make = (
         return yield* describeOrder(order, true)
       })
 
-    return AcmeCertificateIssuer.of({
-      startOrder,
-      pollOrder,
-      privateKey: (ref) => Effect.sync(() => Option.fromNullable(privateKeys.get(ref)))
-    })
+    return CertificateIssuer.of({ startOrder, pollOrder })
   })
 
-/** Both the domain port and the adapter's own tag, from one issuer. */
+/** The domain port on an ACME CA, publishing its challenges in the domain's Http01ChallengeStore. */
 export const layer = (
   options: Options
-): Layer.Layer<AcmeCertificateIssuer | CertificateIssuer, CertificateIssuerError, Http01ChallengeStore> =>
-  Layer.effectContext(
-    make(options).pipe(
-      Effect.map((issuer) =>
-        Context.make(AcmeCertificateIssuer, issuer).pipe(Context.add(CertificateIssuer, issuer))
-      )
-    )
-  )
+): Layer.Layer<CertificateIssuer, CertificateIssuerError, Http01ChallengeStore> =>
+  Layer.effect(CertificateIssuer, make(options))

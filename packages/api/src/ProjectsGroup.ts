@@ -4,7 +4,7 @@
  * own account's projects.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { CustomDomain, Deploy, DeployStatus, DomainConfig, Plan, ProjectId } from "@petstore/domain"
+import { Deploy, DeployStatus, DomainConfig, DomainResource, Plan, ProjectId } from "@petstore/domain"
 import { Schema } from "effect"
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "./ApiErrors.js"
 import { Authentication } from "./Authentication.js"
@@ -33,7 +33,7 @@ export class AddDomainRequest extends Schema.Class<AddDomainRequest>("AddDomainR
 }) {}
 
 export class DomainList extends Schema.Class<DomainList>("DomainList")({
-  domains: Schema.Array(CustomDomain),
+  domains: Schema.Array(DomainResource),
   config: DomainConfig
 }) {}
 
@@ -80,7 +80,7 @@ const addDomain = takesJsonBody(
   HttpApiEndpoint.post("addDomain", "/projects/:projectId/domains")
     .setPath(projectPath)
     .setPayload(AddDomainRequest)
-    .addSuccess(CustomDomain, { status: 201 })
+    .addSuccess(DomainResource, { status: 201 })
     .addError(InvalidRequest)
     .addError(Forbidden)
     .addError(NotFound)
@@ -90,14 +90,14 @@ const addDomain = takesJsonBody(
 
 const getDomain = HttpApiEndpoint.get("getDomain", "/projects/:projectId/domains/:hostname")
   .setPath(domainPath)
-  .addSuccess(CustomDomain)
+  .addSuccess(DomainResource)
   .addError(NotFound)
   .middleware(Authentication)
   .annotate(OpenApi.Summary, "A domain, with its verification and certificate")
 
 const verifyDomain = HttpApiEndpoint.post("verifyDomain", "/projects/:projectId/domains/:hostname/verify")
   .setPath(domainPath)
-  .addSuccess(CustomDomain)
+  .addSuccess(DomainResource)
   .addError(NotFound)
   .middleware(Authentication)
   .annotate(OpenApi.Summary, "Check DNS now (and give DNS another 48 hours)")
@@ -107,7 +107,7 @@ const reverifyDomain = HttpApiEndpoint.post(
   "/projects/:projectId/domains/:hostname/reverify"
 )
   .setPath(domainPath)
-  .addSuccess(CustomDomain)
+  .addSuccess(DomainResource)
   .addError(NotFound)
   .addError(Conflict)
   .middleware(Authentication)

@@ -20,9 +20,11 @@ export const OrderState = Schema.Union(
   Schema.TaggedStruct("Ready", {}),
   /** The CSR was sent; the CA is issuing. */
   Schema.TaggedStruct("Processing", {}),
+  /** Issued: the certificate, its chain and the private key behind its CSR. */
   Schema.TaggedStruct("Valid", {
     certificatePem: Schema.String,
     chainPem: Schema.String,
+    privateKeyPem: Schema.Redacted(Schema.String),
     notBefore: Schema.Date,
     notAfter: Schema.Date
   }),
@@ -42,12 +44,18 @@ export class CertificateIssuer extends Context.Tag("@petstore/domain/Certificate
   {
     /** Opens an order for `hostname` and starts its challenge. */
     readonly startOrder: (hostname: Hostname) => Effect.Effect<OrderRef, CertificateIssuerError>
-    /** Where the order stands now; moves it on (sends the CSR) once it is ready. */
+    /**
+     * Where the order stands now; moves it on (sends the CSR) once it is ready. An order this issuer
+     * can no longer complete (its key was lost in a restart) fails: the caller starts a new one.
+     */
     readonly pollOrder: (order: OrderRef) => Effect.Effect<OrderState, CertificateIssuerError>
   }
 >() {}
 
-/** An issued certificate with its chain and private key, as served. */
+/**
+ * An issued certificate with its chain and private key, as served. Stores keep the private key
+ * encrypted at rest; `Redacted` keeps it out of logs.
+ */
 export interface StoredCertificate {
   readonly certificatePem: string
   readonly chainPem: string
@@ -61,5 +69,7 @@ export class CertificateStore extends Context.Tag("@petstore/domain/CertificateS
     /** Replaces any certificate already kept for `hostname`. */
     readonly save: (hostname: Hostname, certificate: StoredCertificate) => Effect.Effect<void, StorageError>
     readonly find: (hostname: Hostname) => Effect.Effect<Option.Option<StoredCertificate>, StorageError>
+    /** Forgets the certificate of a removed domain (nothing kept: nothing to do). */
+    readonly remove: (hostname: Hostname) => Effect.Effect<void, StorageError>
   }
 >() {}

@@ -47,11 +47,6 @@ export const issuanceFailed = (certificate: Certificate, reason: string): Certif
 export const delayed = (certificate: Certificate, problems: ReadonlyArray<Problem>): Certificate =>
   new Certificate({ ...certificate, status: "delayed", problems })
 
-/** Whether a certificate still pending for a domain verified at `verifiedAt` is late at `now`. */
-export const isDelayDue = (verifiedAt: Date, certificate: Certificate, now: Date): boolean =>
-  certificate.status === "pending" &&
-  now.getTime() >= verifiedAt.getTime() + Duration.toMillis(certificateDelayAfter)
-
 /** Whether an issued certificate is due for renewal at `now`. */
 export const needsRenewal = (certificate: Certificate, now: Date): boolean =>
   certificate.status === "issued" &&

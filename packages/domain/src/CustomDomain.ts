@@ -1,8 +1,10 @@
 /**
  * A custom domain of a project: the DNS record its owner must create, where its verification
- * stands, and its certificate.
+ * stands, and its certificate. `issuance` is the service's own bookkeeping of the certificate order
+ * (never shown to owners: `DomainResource` is the public shape).
  */
 import { Schema } from "effect"
+import { OrderRef } from "./CertificateIssuer.js"
 import { Problem } from "./DomainProblem.js"
 import { DomainKind, Hostname } from "./Hostname.js"
 import { ProjectId } from "./Project.js"
@@ -39,7 +41,19 @@ export class Certificate extends Schema.Class<Certificate>("Certificate")({
   problems: Schema.Array(Problem)
 }) {}
 
-export class CustomDomain extends Schema.Class<CustomDomain>("Domain")({
+/** Where the work on a certificate stands: internal, for the worker that drives the CA. */
+export class Issuance extends Schema.Class<Issuance>("Issuance")({
+  /** When this certificate was asked for (verification, Re-verify or renewal): the 30 minutes count from here. */
+  requestedAt: Schema.Date,
+  /** The CA's order, once one is open. */
+  order: Schema.NullOr(OrderRef),
+  /** When the worker looks at this certificate next; null: nothing to do until the owner acts. */
+  nextAttemptAt: Schema.NullOr(Schema.Date),
+  /** Attempts since the last progress, for the backoff. */
+  attempts: Schema.NonNegativeInt
+}) {}
+
+const domainFields = {
   hostname: Hostname,
   projectId: ProjectId,
   kind: DomainKind,
@@ -48,7 +62,25 @@ export class CustomDomain extends Schema.Class<CustomDomain>("Domain")({
   verification: Verification,
   certificate: Certificate,
   createdAt: Schema.Date
+}
+
+export class CustomDomain extends Schema.Class<CustomDomain>("CustomDomain")({
+  ...domainFields,
+  /** Null until the domain verifies. */
+  issuance: Schema.NullOr(Issuance)
 }) {}
+
+/** A domain as its owner sees it (contract section 3, `Domain`): without the internal `issuance`. */
+export const DomainResource = Schema.Struct(domainFields).annotations({ identifier: "Domain" })
+export type DomainResource = typeof DomainResource.Type
+
+/** When the worker next has something to do for `domain`: a verification check or certificate work. */
+export const workDueAt = (domain: CustomDomain): Date | null => {
+  const times = [domain.verification.nextCheckAt, domain.issuance?.nextAttemptAt ?? null].filter(
+    (time): time is Date => time !== null
+  )
+  return times.length === 0 ? null : new Date(Math.min(...times.map((time) => time.getTime())))
+}
 
 /** The record the owner must create: CNAME for a subdomain, ALIAS (or ANAME) at an apex. */
 export const dnsInstruction = (hostname: Hostname, kind: DomainKind, target: string): DnsRecordInstruction =>

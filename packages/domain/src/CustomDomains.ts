@@ -4,7 +4,8 @@
  */
 import { Clock, Effect, Either, Option, Schema } from "effect"
 import type { AccountName } from "./Account.js"
-import { Certificate, type CustomDomain, CustomDomain as CustomDomainClass } from "./CustomDomain.js"
+import { CertificateStore } from "./CertificateIssuer.js"
+import type { CustomDomain } from "./CustomDomain.js"
 import { DnsResolver } from "./DnsResolver.js"
 import {
   type DomainConfig,
@@ -26,6 +27,7 @@ import {
   ProjectNotFound
 } from "./Errors.js"
 import { isUnderDomain, normaliseHostname } from "./Hostname.js"
+import { requestCertificate } from "./IssuanceSchedule.js"
 import { isPaidPlan, type Plan } from "./Plan.js"
 import { PlatformSettings } from "./PlatformSettings.js"
 import {
@@ -126,8 +128,8 @@ const findDomain = (account: AccountName, id: ProjectId, hostnameText: string) =
 
 export const getDomain = findDomain
 
-/** Asks DNS about a domain and applies the verdict (pure rules, observed through the port). */
-export const checkDomain = (domain: CustomDomain) =>
+/** Asks DNS about a domain: the verdict of the verification rules on what the resolver answered. */
+export const observeDomain = (domain: CustomDomain) =>
   Effect.gen(function* () {
     const dns = yield* DnsResolver
     const { cnameTarget } = yield* PlatformSettings
@@ -141,11 +143,13 @@ export const checkDomain = (domain: CustomDomain) =>
       ],
       { concurrency: "unbounded" }
     )
-    const verdict = verifyDomain(domain.hostname, domain.kind, cnameTarget, {
-      cname,
-      addresses,
-      targetAddresses
-    })
+    return verifyDomain(domain.hostname, domain.kind, cnameTarget, { cname, addresses, targetAddresses })
+  })
+
+/** Asks DNS about a domain and applies the verdict (pure rules, observed through the port). */
+export const checkDomain = (domain: CustomDomain) =>
+  Effect.gen(function* () {
+    const verdict = yield* observeDomain(domain)
     return applyVerdict(domain, verdict, yield* now)
   })
 
@@ -177,15 +181,9 @@ export const reverifyDomain = (account: AccountName, id: ProjectId, hostnameText
         reason: `re-verify is for a verified domain whose certificate is delayed or failed; this one is ${domain.status}, its certificate ${domain.certificate.status}`
       })
     }
-    const checked = yield* checkDomain(restartVerificationWindow(domain, yield* now))
-    return yield* save(
-      checked.status === "verified"
-        ? new CustomDomainClass({
-            ...checked,
-            certificate: new Certificate({ ...checked.certificate, status: "pending", problems: [] })
-          })
-        : checked
-    )
+    const checkedAt = yield* now
+    const checked = yield* checkDomain(restartVerificationWindow(domain, checkedAt))
+    return yield* save(checked.status === "verified" ? requestCertificate(checked, checkedAt) : checked)
   })
 
 export const removeDomain = (account: AccountName, id: ProjectId, hostnameText: string) =>
@@ -197,6 +195,7 @@ export const removeDomain = (account: AccountName, id: ProjectId, hostnameText: 
       yield* projects.saveConfig(id, withoutDomain(stored.value, domain.hostname, yield* defaultHostname(id)))
     }
     yield* Effect.flatMap(DomainRepository, (repository) => repository.remove(id, domain.hostname))
+    yield* Effect.flatMap(CertificateStore, (certificates) => certificates.remove(domain.hostname))
   })
 
 export const getDomainConfig = (account: AccountName, id: ProjectId) =>

@@ -1,11 +1,27 @@
 /**
- * The worker's job: claim the domains due for a check, check them with bounded concurrency, and store
- * each result only while its lease still holds. A check that fails to run gives its lease back.
+ * The worker's job: claim the domains with work due (a verification check, certificate work), do it
+ * with bounded concurrency, and store each result only while its lease still holds. Work that fails
+ * to run gives its lease back.
  */
 import { Clock, Config, Duration, Effect } from "effect"
+import { advanceCertificate } from "./CertificateIssuance.js"
 import type { CustomDomain } from "./CustomDomain.js"
-import { checkDomain } from "./CustomDomains.js"
+import { observeDomain } from "./CustomDomains.js"
+import { applyVerdict } from "./DomainLifecycle.js"
 import { DomainRepository } from "./DomainRepository.js"
+
+/**
+ * All the work due on one domain: its verification check when due, then its certificate (a domain
+ * that has just verified gets its order opened in the same step).
+ */
+export const workOnDomain = (domain: CustomDomain) =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const { nextCheckAt } = domain.verification
+    if (nextCheckAt === null || nextCheckAt.getTime() > now) return yield* advanceCertificate(domain)
+    const verdict = yield* observeDomain(domain)
+    return yield* advanceCertificate(applyVerdict(domain, verdict, new Date(now)), verdict)
+  })
 
 export interface DueCheckOptions {
   /** Identifies this worker's leases; unique per process. */
@@ -37,12 +53,12 @@ export const checkDueDomains = (options: DueCheckOptions) =>
     const stored = yield* Effect.forEach(
       claimed,
       (domain) =>
-        checkDomain(domain).pipe(
+        workOnDomain(domain).pipe(
           Effect.flatMap((checked) => domains.completeCheck(checked, options.holder)),
           // One domain's failure (storage hiccup) gives its lease back and spares the others.
           Effect.catchAll((error) =>
             Effect.zipRight(
-              Effect.logWarning(`checking ${domain.hostname} failed`, error),
+              Effect.logWarning(`work on ${domain.hostname} failed`, error),
               Effect.as(release(domain), false)
             )
           )

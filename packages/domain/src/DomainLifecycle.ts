@@ -1,12 +1,13 @@
 /**
  * How a custom domain's state moves: it is added pending with its DNS instruction; each check applies
  * a verdict; the 48-hour window closes on a domain still unverified; Verify restarts the window. A
- * verified domain waits for its certificate (`pending`).
+ * domain that verifies has its certificate asked for at once (`pending`, see IssuanceSchedule).
  */
 import { Certificate, CustomDomain, dnsInstruction, Verification } from "./CustomDomain.js"
 import { Problem } from "./DomainProblem.js"
 import type { DomainVerdict } from "./DomainVerdict.js"
 import { type Hostname, hostnameKind } from "./Hostname.js"
+import { requestCertificate } from "./IssuanceSchedule.js"
 import type { ProjectId } from "./Project.js"
 import { deadlineFrom, nextCheckAt } from "./VerificationSchedule.js"
 
@@ -33,7 +34,8 @@ export const newCustomDomain = (
       problems: []
     }),
     certificate: noCertificate,
-    createdAt: now
+    createdAt: now,
+    issuance: null
   })
 }
 
@@ -55,15 +57,12 @@ const timedOut = (deadline: Date) =>
 export const applyVerdict = (domain: CustomDomain, verdict: DomainVerdict, now: Date): CustomDomain => {
   const { deadline } = domain.verification
   if (verdict._tag === "Verified") {
-    return new CustomDomain({
+    const verified = new CustomDomain({
       ...domain,
       status: "verified",
-      verification: new Verification({ lastCheckedAt: now, nextCheckAt: null, deadline, problems: [] }),
-      certificate:
-        domain.certificate.status === "none"
-          ? new Certificate({ ...domain.certificate, status: "pending" })
-          : domain.certificate
+      verification: new Verification({ lastCheckedAt: now, nextCheckAt: null, deadline, problems: [] })
     })
+    return domain.certificate.status === "none" ? requestCertificate(verified, now) : verified
   }
   // A lookup that got no answer never takes a verified domain down by itself.
   if (verdict._tag === "Inconclusive" && domain.status === "verified") {

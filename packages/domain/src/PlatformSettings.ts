@@ -1,6 +1,7 @@
 /**
- * What the platform is called in DNS: the domain its default hostnames live under, and the target
- * custom domains point to. Configuration, provided by the application.
+ * What the platform is called in DNS: the domain its default hostnames live under, the target custom
+ * domains point to, and the identifier of the CA it gets certificates from (what CAA records must
+ * name). Configuration, provided by the application.
  */
 import { Config, Context, Layer } from "effect"
 
@@ -11,17 +12,26 @@ export class PlatformSettings extends Context.Tag("@petstore/domain/PlatformSett
     readonly platformDomain: string
     /** The value of the CNAME (or ALIAS) record owners create. */
     readonly cnameTarget: string
+    /** The CA's issuer domain for CAA (RFC 8659), e.g. `letsencrypt.org`. */
+    readonly caIdentifier: string
   }
 >() {}
 
-/** `PETSTORE_PLATFORM_DOMAIN` and `PETSTORE_CNAME_TARGET`, with defaults for local use. */
+const dnsName = (name: string) => name.trim().toLowerCase().replace(/\.$/, "")
+
+/**
+ * `PETSTORE_PLATFORM_DOMAIN`, `PETSTORE_CNAME_TARGET` and `PETSTORE_CA_IDENTIFIER`, with defaults for
+ * local use (and Let's Encrypt's CAA identifier).
+ */
 export const platformSettingsConfig = Config.all({
   platformDomain: Config.string("PETSTORE_PLATFORM_DOMAIN").pipe(Config.withDefault("docs.petstore.test")),
-  cnameTarget: Config.string("PETSTORE_CNAME_TARGET").pipe(Config.withDefault("cname.docs.petstore.test"))
+  cnameTarget: Config.string("PETSTORE_CNAME_TARGET").pipe(Config.withDefault("cname.docs.petstore.test")),
+  caIdentifier: Config.string("PETSTORE_CA_IDENTIFIER").pipe(Config.withDefault("letsencrypt.org"))
 }).pipe(
-  Config.map(({ cnameTarget, platformDomain }) => ({
-    platformDomain: platformDomain.toLowerCase().replace(/\.$/, ""),
-    cnameTarget: cnameTarget.toLowerCase().replace(/\.$/, "")
+  Config.map(({ caIdentifier, cnameTarget, platformDomain }) => ({
+    platformDomain: dnsName(platformDomain),
+    cnameTarget: dnsName(cnameTarget),
+    caIdentifier: dnsName(caIdentifier)
   }))
 )
 

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, Duration, Effect, Option, TestClock } from "effect"
+import { Duration, Option } from "effect"
 import {
   certificateDelayAfter,
   delayed,
   diagnoseDelay,
-  isDelayDue,
   issuanceFailed,
   issued,
   needsRenewal,
@@ -54,35 +53,6 @@ describe("constants", () => {
     expect(Duration.toMillis(certificateDelayAfter)).toBe(30 * minute)
     expect(Duration.toMillis(renewBefore)).toBe(30 * day)
   })
-})
-
-describe("isDelayDue", () => {
-  it.each([
-    ["pending", 0, false],
-    ["pending", 30 * minute - 1, false],
-    ["pending", 30 * minute, true],
-    ["pending", 2 * day, true],
-    ["none", 30 * minute, false],
-    ["issued", 30 * minute, false],
-    ["delayed", 30 * minute, false],
-    ["failed", 30 * minute, false]
-  ] as const)("%s, %d ms after verification: %s", (status, offset, due) => {
-    expect(isDelayDue(t0, certificate(status), at(offset))).toBe(due)
-  })
-
-  it.effect("becomes due exactly 30 minutes after verification on the clock, not before", () =>
-    Effect.gen(function* () {
-      yield* TestClock.setTime(t0.getTime())
-      const verifiedAt = new Date(yield* Clock.currentTimeMillis)
-      const pending = certificate("pending")
-      yield* TestClock.adjust("29 minutes")
-      expect(isDelayDue(verifiedAt, pending, new Date(yield* Clock.currentTimeMillis))).toBe(false)
-      yield* TestClock.adjust("59999 millis")
-      expect(isDelayDue(verifiedAt, pending, new Date(yield* Clock.currentTimeMillis))).toBe(false)
-      yield* TestClock.adjust("1 millis")
-      expect(isDelayDue(verifiedAt, pending, new Date(yield* Clock.currentTimeMillis))).toBe(true)
-    })
-  )
 })
 
 describe("needsRenewal", () => {

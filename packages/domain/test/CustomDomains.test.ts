@@ -554,10 +554,8 @@ describe("checkDueDomains", () => {
     }).pipe(Effect.provide(fakeWorld))
   )
 
-  // BUG (DomainLifecycle.ts applyVerdict, reached through verifyNow + checkDueDomains): Verify on a
-  // verified domain sets nextCheckAt = now; when DNS then gives no answer the domain stays verified with
-  // nextCheckAt unchanged in the past, so every worker round claims and rechecks it, without backoff.
-  // Expected: a check that got no answer is not due again at once. Actual: claimed on every round.
+  // Verify on a verified domain must not make it due on every round while DNS gives no answer: the
+  // one claim is its certificate work, which then backs off (30 s at least) since DNS cannot be checked.
   it.effect("does not recheck a verified domain on every round while DNS gives no answer", () =>
     Effect.gen(function* () {
       const world = yield* FakeWorld
@@ -571,7 +569,8 @@ describe("checkDueDomains", () => {
         claimedPerRound.push((yield* checkDueDomains(options)).claimed)
       }
       expect(Option.getOrThrow(yield* world.storedDomain("docs.example.com")).status).toBe("verified")
-      expect(claimedPerRound).toStrictEqual([0, 0, 0, 0, 0])
+      expect(claimedPerRound).toStrictEqual([1, 0, 0, 0, 0])
+      expect(yield* world.ordersOpened).toStrictEqual([])
     }).pipe(Effect.provide(fakeWorld))
   )
 })

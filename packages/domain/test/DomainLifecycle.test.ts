@@ -5,6 +5,7 @@ import {
   applyVerdict,
   Certificate,
   CustomDomain,
+  DomainResource,
   type DomainVerdict,
   Hostname,
   newCustomDomain,
@@ -71,7 +72,7 @@ describe("newCustomDomain", () => {
   })
 
   it("encodes to the contract's Domain shape", () => {
-    expect(Schema.encodeSync(CustomDomain)(fresh(Hostname.make("example.com")))).toStrictEqual({
+    expect(Schema.encodeSync(DomainResource)(fresh(Hostname.make("example.com")))).toStrictEqual({
       hostname: "example.com",
       projectId: "handbook",
       kind: "apex",

@@ -6,6 +6,7 @@ import { expect, layer } from "@effect/vitest"
 import { IdempotencyRepository, PetRepository, StorageHealth } from "@petstore/domain"
 import {
   MemoryApiKeyRepository,
+  MemoryCertificateStore,
   MemoryDomainRepository,
   MemoryProjectRepository
 } from "@petstore/store-memory"
@@ -22,7 +23,8 @@ const HangingStorage = Layer.mergeAll(
   Layer.succeed(StorageHealth, { check: Effect.never }),
   MemoryApiKeyRepository.layer,
   MemoryProjectRepository.layer,
-  MemoryDomainRepository.layer
+  MemoryDomainRepository.layer,
+  MemoryCertificateStore.layer
 )
 
 layer(TestServerLive(HangingStorage, { requestTimeout: "1 second" }), { excludeTestServices: true })(

@@ -6,6 +6,7 @@ import { expect, layer } from "@effect/vitest"
 import { IdempotencyRepository, PetRepository, StorageError, StorageHealth } from "@petstore/domain"
 import {
   MemoryApiKeyRepository,
+  MemoryCertificateStore,
   MemoryDomainRepository,
   MemoryProjectRepository
 } from "@petstore/store-memory"
@@ -28,7 +29,8 @@ const BrokenStorage = Layer.mergeAll(
   Layer.succeed(StorageHealth, { check: failing("check") }),
   MemoryApiKeyRepository.layer,
   MemoryProjectRepository.layer,
-  MemoryDomainRepository.layer
+  MemoryDomainRepository.layer,
+  MemoryCertificateStore.layer
 )
 
 layer(TestServerLive(BrokenStorage), { excludeTestServices: true })("storage outage", (it) => {

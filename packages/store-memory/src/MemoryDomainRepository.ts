@@ -9,7 +9,8 @@ import {
   DomainRepository,
   type Hostname,
   HostnameTaken,
-  type ProjectId
+  type ProjectId,
+  workDueAt
 } from "@petstore/domain"
 import { Effect, HashMap, Layer, Option, Order, Ref } from "effect"
 
@@ -27,18 +28,15 @@ interface DomainTable {
 
 /** Oldest due first; among equally due ones, the first added. */
 const dueOrder: Order.Order<StoredDomain> = Order.combine(
-  Order.mapInput(
-    Order.number,
-    (stored: StoredDomain) => stored.domain.verification.nextCheckAt?.getTime() ?? 0
-  ),
+  Order.mapInput(Order.number, (stored: StoredDomain) => workDueAt(stored.domain)?.getTime() ?? 0),
   Order.mapInput(Order.number, (stored: StoredDomain) => stored.position)
 )
 
 const isDue = (stored: StoredDomain, now: number): boolean => {
-  const nextCheckAt = stored.domain.verification.nextCheckAt
+  const dueAt = workDueAt(stored.domain)
   return (
-    nextCheckAt !== null &&
-    nextCheckAt.getTime() <= now &&
+    dueAt !== null &&
+    dueAt.getTime() <= now &&
     !Option.exists(stored.lease, (lease) => lease.until.getTime() > now)
   )
 }

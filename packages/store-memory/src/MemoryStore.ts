@@ -4,7 +4,9 @@
  */
 import type {
   ApiKeyRepository,
+  CertificateStore,
   DomainRepository,
+  Http01ChallengeStore,
   IdempotencyRepository,
   PetRepository,
   ProjectRepository,
@@ -12,7 +14,9 @@ import type {
 } from "@petstore/domain"
 import { Layer } from "effect"
 import * as MemoryApiKeyRepository from "./MemoryApiKeyRepository.js"
+import * as MemoryCertificateStore from "./MemoryCertificateStore.js"
 import * as MemoryDomainRepository from "./MemoryDomainRepository.js"
+import * as MemoryHttp01ChallengeStore from "./MemoryHttp01ChallengeStore.js"
 import * as MemoryIdempotencyRepository from "./MemoryIdempotencyRepository.js"
 import * as MemoryIdempotencyTable from "./MemoryIdempotencyTable.js"
 import * as MemoryPetRepository from "./MemoryPetRepository.js"
@@ -25,6 +29,8 @@ export const layer: Layer.Layer<
   | ApiKeyRepository
   | ProjectRepository
   | DomainRepository
+  | CertificateStore
+  | Http01ChallengeStore
   | StorageHealth
 > = Layer.mergeAll(
   MemoryPetRepository.layer,
@@ -32,5 +38,7 @@ export const layer: Layer.Layer<
   MemoryApiKeyRepository.layer,
   MemoryProjectRepository.layer,
   MemoryDomainRepository.layer,
+  MemoryCertificateStore.layer,
+  MemoryHttp01ChallengeStore.layer,
   MemoryStorageHealth.layer
 ).pipe(Layer.provide(MemoryIdempotencyTable.layer))

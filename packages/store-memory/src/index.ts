@@ -2,7 +2,9 @@
  * @petstore/store-memory: the storage ports of @petstore/domain kept in memory.
  */
 export * as MemoryApiKeyRepository from "./MemoryApiKeyRepository.js"
+export * as MemoryCertificateStore from "./MemoryCertificateStore.js"
 export * as MemoryDomainRepository from "./MemoryDomainRepository.js"
+export * as MemoryHttp01ChallengeStore from "./MemoryHttp01ChallengeStore.js"
 export * as MemoryIdempotencyRepository from "./MemoryIdempotencyRepository.js"
 export * as MemoryIdempotencyTable from "./MemoryIdempotencyTable.js"
 export * as MemoryPetRepository from "./MemoryPetRepository.js"

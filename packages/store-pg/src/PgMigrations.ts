@@ -14,13 +14,15 @@ import pets from "./migrations/0001_pets.js"
 import apiKeys from "./migrations/0002_api_keys.js"
 import idempotencyKeys from "./migrations/0003_idempotency_keys.js"
 import customDomains from "./migrations/0004_custom_domains.js"
+import certificates from "./migrations/0005_certificates.js"
 
 /** Keys are `<id>_<name>`; ids must only grow. */
 export const migrations = {
   "0001_pets": pets,
   "0002_api_keys": apiKeys,
   "0003_idempotency_keys": idempotencyKeys,
-  "0004_custom_domains": customDomains
+  "0004_custom_domains": customDomains,
+  "0005_certificates": certificates
 }
 
 /** Where applied migrations are recorded. */

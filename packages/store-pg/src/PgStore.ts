@@ -3,12 +3,16 @@
  *
  * Run `PgMigrations.layer` before the repositories are used, e.g.
  * `PgStore.layer.pipe(Layer.provide(PgMigrations.layer), Layer.provide(PgStore.clientLayer({ url })))`.
+ * The certificate stores are a layer of their own (`certificatesLayer`), since keeping private keys
+ * needs a `PrivateKeyCipher` (the secret) besides the client.
  */
 import type { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import {
   type ApiKeyRepository,
+  type CertificateStore,
   type DomainRepository,
+  type Http01ChallengeStore,
   type IdempotencyRepository,
   type PetRepository,
   type ProjectRepository,
@@ -17,11 +21,15 @@ import {
 } from "@petstore/domain"
 import { Duration, Layer, Redacted } from "effect"
 import * as PgApiKeyRepository from "./PgApiKeyRepository.js"
+import * as PgCertificateStore from "./PgCertificateStore.js"
 import * as PgDomainRepository from "./PgDomainRepository.js"
+import * as PgHttp01ChallengeStore from "./PgHttp01ChallengeStore.js"
 import * as PgIdempotencyRepository from "./PgIdempotencyRepository.js"
+import * as PgMigrations from "./PgMigrations.js"
 import * as PgPetRepository from "./PgPetRepository.js"
 import * as PgProjectRepository from "./PgProjectRepository.js"
 import * as PgStorageHealth from "./PgStorageHealth.js"
+import type { PrivateKeyCipher } from "./PrivateKeyCipher.js"
 
 export const layer: Layer.Layer<
   | PetRepository
@@ -40,6 +48,27 @@ export const layer: Layer.Layer<
   PgDomainRepository.layer,
   PgStorageHealth.layer
 )
+
+/** Issued certificates (private keys encrypted with the `PrivateKeyCipher`) and HTTP-01 challenges. */
+export const certificatesLayer: Layer.Layer<
+  CertificateStore | Http01ChallengeStore,
+  never,
+  SqlClient.SqlClient | PrivateKeyCipher
+> = Layer.mergeAll(PgCertificateStore.layer, PgHttp01ChallengeStore.layer)
+
+/**
+ * Every port on `client`, migrated first, private keys encrypted by `cipher`: what a process that
+ * serves or works on custom domains runs on.
+ */
+export const migratedLayer = <E1, R1, E2, R2>(
+  client: Layer.Layer<SqlClient.SqlClient, E1, R1>,
+  cipher: Layer.Layer<PrivateKeyCipher, E2, R2>
+) =>
+  Layer.merge(layer, certificatesLayer).pipe(
+    Layer.provide(PgMigrations.layer),
+    Layer.provide(client),
+    Layer.provide(cipher)
+  )
 
 export interface ClientOptions {
   /** `postgres://user:password@host:port/database` (query parameters as node-postgres reads them). */

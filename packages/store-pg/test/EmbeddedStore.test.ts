@@ -16,13 +16,16 @@ import {
   PetRepository
 } from "@petstore/domain"
 import { ContractFixtures, storeContract } from "@petstore/testing"
-import { Array as Arr, Effect, Exit, Layer, Option } from "effect"
-import { EmbeddedPostgres, PgMigrations, PgStore } from "../src/index.js"
+import { Array as Arr, Effect, Exit, Layer, Option, Redacted } from "effect"
+import { EmbeddedPostgres, PgMigrations, PgStore, PrivateKeyCipher } from "../src/index.js"
 import { temporaryDirectory } from "./temporaryDirectory.js"
 
 const embeddedStore = (dataDirectory: string) => {
   const client = EmbeddedPostgres.clientLayer({ dataDirectory })
-  return Layer.provideMerge(PgStore.layer, Layer.provideMerge(PgMigrations.layer, client))
+  const stores = Layer.mergeAll(PgStore.layer, PgStore.certificatesLayer).pipe(
+    Layer.provide(PrivateKeyCipher.layer(Redacted.make("test secret for the embedded PGlite store")))
+  )
+  return Layer.provideMerge(stores, Layer.provideMerge(PgMigrations.layer, client))
 }
 
 storeContract(

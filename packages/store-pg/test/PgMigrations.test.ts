@@ -2,7 +2,7 @@
  * The schema, on a real PostgreSQL server and on the embedded PGlite: migrating again changes
  * nothing, and the database itself refuses rows the domain would refuse.
  */
-import { SqlClient, type SqlError } from "@effect/sql"
+import { Migrator, SqlClient, type SqlError } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { TestDatabase } from "@petstore/testing"
 import { Effect, Exit, Layer } from "effect"
@@ -44,7 +44,7 @@ for (const [name, client] of servers) {
     it.effect("the first run applies every migration, the next ones none", () =>
       Effect.gen(function* () {
         const applied = yield* PgMigrations.run
-        expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4])
+        expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4, 5])
         expect(yield* PgMigrations.run).toEqual([])
         expect(yield* PgMigrations.run).toEqual([])
       })
@@ -152,6 +152,88 @@ for (const [name, client] of servers) {
       })
     )
 
+    it.effect("issuance, certificates and challenges: work due, references, cascades and formats", () =>
+      Effect.gen(function* () {
+        yield* PgMigrations.run
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`insert into projects (id, account, plan, created_at) values ('certs', 'acct', 'pro', now())`
+        const insertDomain = (hostname: string, nextCheckAt: Date | null, nextAttemptAt: Date | null) =>
+          Effect.exit(
+            sql`insert into custom_domains (hostname, project_id, kind, status, dns_record,
+                  verification_next_check_at, verification_deadline, verification_problems, certificate,
+                  created_at, issuance, issuance_next_attempt_at)
+                values (${hostname}, 'certs', 'subdomain', 'verified', '{}'::jsonb, ${nextCheckAt}, now(),
+                  '[]'::jsonb, '{}'::jsonb, now(), ${nextAttemptAt === null ? null : "{}"}::jsonb, ${nextAttemptAt})`
+          )
+        const [one, two] = [new Date("2026-03-01T12:00:01Z"), new Date("2026-03-01T12:00:02Z")]
+        expect(Exit.isSuccess(yield* insertDomain("a.example.com", one, two))).toBe(true)
+        expect(Exit.isSuccess(yield* insertDomain("b.example.com", two, one))).toBe(true)
+        expect(Exit.isSuccess(yield* insertDomain("c.example.com", null, two))).toBe(true)
+        expect(Exit.isSuccess(yield* insertDomain("d.example.com", null, null))).toBe(true)
+        const due = yield* sql<{ readonly hostname: string; readonly workDueAt: Date | null }>`
+          select hostname, work_due_at as "workDueAt" from custom_domains
+          where project_id = 'certs' order by hostname`
+        expect(due).toEqual([
+          { hostname: "a.example.com", workDueAt: one },
+          { hostname: "b.example.com", workDueAt: one },
+          { hostname: "c.example.com", workDueAt: two },
+          { hostname: "d.example.com", workDueAt: null }
+        ])
+        expect(
+          sqlState(
+            yield* Effect.exit(
+              sql`update custom_domains set work_due_at = now() where hostname = 'a.example.com'`
+            )
+          )
+        ).toBe(generatedAlways)
+        expect(
+          sqlState(
+            yield* Effect.exit(
+              sql`update custom_domains set issuance = '[]'::jsonb where hostname = 'a.example.com'`
+            )
+          )
+        ).toBe(checkViolation)
+        expect(
+          sqlState(
+            yield* Effect.exit(
+              sql`update custom_domains set issuance = null where hostname = 'a.example.com'`
+            )
+          )
+        ).toBe(checkViolation)
+
+        const insertCertificate = (hostname: string, encrypted: string) =>
+          Effect.exit(
+            sql`insert into certificates (hostname, certificate_pem, chain_pem, private_key_encrypted, not_after)
+                values (${hostname}, 'cert', 'chain', ${encrypted}, now())`
+          )
+        expect(Exit.isSuccess(yield* insertCertificate("a.example.com", "v1.iv.tag.data"))).toBe(true)
+        expect(Exit.isSuccess(yield* insertCertificate("b.example.com", "v1.iv.tag.data"))).toBe(true)
+        expect(sqlState(yield* insertCertificate("a.example.com", "v1.iv.tag.data"))).toBe(uniqueViolation)
+        expect(sqlState(yield* insertCertificate("nowhere.example.com", "v1.iv.tag.data"))).toBe(
+          foreignKeyViolation
+        )
+        expect(sqlState(yield* insertCertificate("c.example.com", "-----BEGIN PRIVATE KEY-----"))).toBe(
+          checkViolation
+        )
+        // Removing a domain takes its certificate; removing the project takes the rest.
+        yield* sql`delete from custom_domains where hostname = 'a.example.com'`
+        expect(yield* sql`select hostname from certificates where hostname like '%.example.com'`).toEqual([
+          { hostname: "b.example.com" }
+        ])
+        yield* sql`delete from projects where id = 'certs'`
+        expect(yield* sql`select hostname from certificates where hostname like '%.example.com'`).toEqual([])
+
+        const insertChallenge = (token: string, keyAuthorization: string) =>
+          Effect.exit(
+            sql`insert into http01_challenges (token, key_authorization) values (${token}, ${keyAuthorization})`
+          )
+        expect(Exit.isSuccess(yield* insertChallenge("tok", "tok.thumb"))).toBe(true)
+        expect(sqlState(yield* insertChallenge("tok", "tok.other"))).toBe(uniqueViolation)
+        expect(sqlState(yield* insertChallenge("", ".thumb"))).toBe(checkViolation)
+        expect(sqlState(yield* insertChallenge("tok2", ""))).toBe(checkViolation)
+      })
+    )
+
     it.effect("api keys and idempotency keys: hashes, uniqueness and references are enforced", () =>
       Effect.gen(function* () {
         yield* PgMigrations.run
@@ -173,6 +255,48 @@ for (const [name, client] of servers) {
           )
         ).toBe(foreignKeyViolation)
       })
+    )
+  })
+}
+
+for (const [name, client] of servers) {
+  // A database of its own: the schema as it was before certificates, with data, then migrated.
+  layer(client, { excludeTestServices: true, timeout: 120_000 })(`PgMigrations upgrade on ${name}`, (it) => {
+    it.effect(
+      "migrating a database with domains: work is due at their next check, certificates start empty",
+      () =>
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const before = Object.fromEntries(
+            Object.entries(PgMigrations.migrations).filter(([key]) => key < "0005")
+          )
+          const applied = yield* Migrator.make({})({
+            loader: Migrator.fromRecord(before),
+            table: PgMigrations.migrationsTable
+          })
+          expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4])
+          yield* sql`insert into projects (id, account, plan, created_at) values ('old', 'acct', 'pro', now())`
+          yield* sql`
+          insert into custom_domains (hostname, project_id, kind, status, dns_record, verification_next_check_at,
+            verification_deadline, verification_problems, certificate, created_at)
+          values ('due.example.com', 'old', 'subdomain', 'pending', '{}'::jsonb, '2026-03-01T12:00:00Z', now(),
+              '[]'::jsonb, '{}'::jsonb, now()),
+            ('idle.example.com', 'old', 'subdomain', 'verified', '{}'::jsonb, null, now(), '[]'::jsonb,
+              '{}'::jsonb, now())`
+
+          expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([5])
+          const rows = yield* sql<{
+            readonly hostname: string
+            readonly issuance: unknown
+            readonly workDueAt: Date | null
+          }>`select hostname, issuance, work_due_at as "workDueAt" from custom_domains order by hostname`
+          expect(rows).toEqual([
+            { hostname: "due.example.com", issuance: null, workDueAt: new Date("2026-03-01T12:00:00Z") },
+            { hostname: "idle.example.com", issuance: null, workDueAt: null }
+          ])
+          expect(yield* sql`select * from certificates`).toEqual([])
+          expect(yield* sql`select * from http01_challenges`).toEqual([])
+        })
     )
   })
 }

@@ -2,8 +2,8 @@
  * The repository contract against a real PostgreSQL server: one fresh database for this file.
  */
 import { storeContract, TestDatabase } from "@petstore/testing"
-import { Effect, Layer } from "effect"
-import { PgMigrations, PgStore } from "../src/index.js"
+import { Effect, Layer, Redacted } from "effect"
+import { PgMigrations, PgStore, PrivateKeyCipher } from "../src/index.js"
 
 const client = Layer.unwrapScoped(
   Effect.map(TestDatabase.make, (database) => PgStore.clientLayer({ url: database.url }))
@@ -11,5 +11,9 @@ const client = Layer.unwrapScoped(
 
 storeContract(
   "PgStore on PostgreSQL",
-  PgStore.layer.pipe(Layer.provide(PgMigrations.layer), Layer.provide(client))
+  Layer.mergeAll(PgStore.layer, PgStore.certificatesLayer).pipe(
+    Layer.provide(PrivateKeyCipher.layer(Redacted.make("test secret for PgStore on PostgreSQL"))),
+    Layer.provide(PgMigrations.layer),
+    Layer.provide(client)
+  )
 )

@@ -1,18 +1,23 @@
 /**
  * Builders shared by the repository contract suites: valid animals, fresh idempotency scopes and API
- * key records, a reader that follows every page of a listing, and fresh projects and hostnames.
+ * key records, a reader that follows every page of a listing, fresh projects and hostnames, stored
+ * domains, and issued certificates.
  */
 import {
   AccountName,
   ApiKeyRecord,
   CategoryId,
+  type CustomDomain,
+  DomainRepository,
   generateApiKeyId,
   Hostname,
+  type HostnameTaken,
   hashApiKeyToken,
   IdempotencyKey,
   type IdempotencyScope,
   ListLimit,
   NewPet,
+  newCustomDomain,
   type Pet,
   type PetId,
   PetName,
@@ -22,9 +27,12 @@ import {
   type Plan,
   Project,
   ProjectId,
-  type StorageError
+  type ProjectIdTaken,
+  ProjectRepository,
+  type StorageError,
+  type StoredCertificate
 } from "@petstore/domain"
-import { Effect, Encoding, Option } from "effect"
+import { Effect, Encoding, Option, Redacted } from "effect"
 
 /** A fixed instant, far from any edge of the retention windows. */
 export const t0 = new Date("2026-03-01T12:00:00.000Z")
@@ -126,4 +134,35 @@ export const freshProject = (
 export const freshHostname = (kind: "subdomain" | "apex" = "subdomain"): Effect.Effect<Hostname> =>
   Effect.map(randomToken, (token) =>
     Hostname.make(kind === "apex" ? `h${token}.co.uk` : `docs.h${token}.com`)
+  )
+
+/** A new domain of a new project, both stored: for what must belong to a stored domain (certificates). */
+export const storedDomain = (
+  kind: "subdomain" | "apex" = "subdomain"
+): Effect.Effect<
+  CustomDomain,
+  ProjectIdTaken | HostnameTaken | StorageError,
+  ProjectRepository | DomainRepository
+> =>
+  Effect.gen(function* () {
+    const project = yield* freshProject()
+    yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
+    const domain = newCustomDomain(yield* freshHostname(kind), project.id, cnameTarget, t0)
+    yield* Effect.flatMap(DomainRepository, (domains) => domains.insert(domain))
+    return domain
+  })
+
+const pem = (label: string, body: string): string =>
+  `-----BEGIN ${label}-----\n${Encoding.encodeBase64(body).replace(/(.{64})/g, "$1\n")}\n-----END ${label}-----\n`
+
+/** A certificate as a CA would issue it (PEM-shaped, not a real one), unique to this call. */
+export const freshCertificate = (notAfter: Date = later(t0, 90 * 24 * 3_600_000 + 1)) =>
+  Effect.map(
+    randomToken,
+    (token): StoredCertificate => ({
+      certificatePem: pem("CERTIFICATE", `leaf ${token} `.repeat(20)),
+      chainPem: pem("CERTIFICATE", `intermediate ${token} `.repeat(20)) + pem("CERTIFICATE", `root ${token}`),
+      privateKeyPem: Redacted.make(pem("PRIVATE KEY", `secret key material ${token} — ✓ `.repeat(10))),
+      notAfter
+    })
   )

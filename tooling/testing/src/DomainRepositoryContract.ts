@@ -2,23 +2,31 @@
  * The behaviour every DomainRepository must have (with the ProjectRepository whose projects own the
  * domains), as a test suite run against each adapter. Every test uses projects and hostnames of its
  * own; claims see every due domain of the store, so each claim test first leases whatever earlier
- * tests left due to a holder of its own, for centuries (`drainDue`).
+ * tests left due to a holder of its own, for centuries (`drainDue`). A domain is due at the earlier
+ * of its next check and its certificate's next issuance attempt (`workDueAt`).
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
 import {
   applyVerdict,
   Certificate,
   CustomDomain,
+  certificateIssued,
   DomainRepository,
   type DomainVerdict,
   type Hostname,
+  Issuance,
   newCustomDomain,
+  OrderRef,
+  orderRefused,
+  orderStarted,
+  orderWaiting,
   Problem,
   type Project,
   ProjectId,
   ProjectRepository,
   restartVerificationWindow,
-  Verification
+  Verification,
+  workDueAt
 } from "@petstore/domain"
 import { Array as Arr, Effect, Exit, type Layer, Option, Schema } from "effect"
 import { cnameTarget, freshHostname, freshProject, later, randomToken, t0 } from "./ContractFixtures.js"
@@ -68,6 +76,18 @@ const dueAt = (domain: CustomDomain, at: Date | null): CustomDomain =>
 
 const withCertificate = (domain: CustomDomain, certificate: Certificate): CustomDomain =>
   new CustomDomain({ ...domain, certificate })
+
+/** The domain, its certificate worked on next at `at` (or never, with null). */
+const issuanceDueAt = (domain: CustomDomain, at: Date | null): CustomDomain =>
+  new CustomDomain({
+    ...domain,
+    issuance: new Issuance({
+      ...(domain.issuance ?? { requestedAt: domain.createdAt, order: null, attempts: 0 }),
+      nextAttemptAt: at
+    })
+  })
+
+const orderRef = (n: number) => OrderRef.make(`https://ca.example.test/acme/order/${n}?x="quoted"&y=✓`)
 
 /** A fresh project, stored, with a fresh pending domain per entry of `kinds` (not stored). */
 const projectWith = (kinds: ReadonlyArray<"subdomain" | "apex">, account?: string) =>
@@ -132,7 +152,46 @@ const domainsInEveryState = (project: Project) =>
       inconclusive([dnsError]),
       later(t0, 13)
     )
-    return [mismatched, inconclusiveApex, timedOutDomain, issued, delayed, verifiedInconclusive]
+    // The certificate's work in its stages: an open order, polled again, issued, refused.
+    const verifiedAt = later(t0, 20)
+    const openOrder = (domain: CustomDomain, n: number) =>
+      orderStarted(applyVerdict(domain, verified, verifiedAt), orderRef(n), later(verifiedAt, 3))
+    const opened = openOrder(yield* fresh("subdomain", later(t0, 7)), 1)
+    const polled = orderWaiting(
+      orderWaiting(openOrder(yield* fresh("apex", later(t0, 10)), 4), [], later(verifiedAt, 2 * second + 5)),
+      [caaBlocks],
+      later(verifiedAt, 31 * minute)
+    )
+    const issuedNow = certificateIssued(
+      orderStarted(
+        applyVerdict(yield* fresh("apex", later(t0, 8)), verified, verifiedAt),
+        orderRef(2),
+        verifiedAt
+      ),
+      { issuedAt: later(verifiedAt, 9 * second), expiresAt: later(verifiedAt, 90 * day) }
+    )
+    const refused = orderRefused(
+      orderStarted(
+        applyVerdict(yield* fresh("subdomain", later(t0, 9)), verified, verifiedAt),
+        orderRef(3),
+        verifiedAt
+      ),
+      "Error creating new order :: too many certificates already issued",
+      [caaBlocks],
+      later(verifiedAt, 5 * second)
+    )
+    return [
+      mismatched,
+      inconclusiveApex,
+      timedOutDomain,
+      issued,
+      delayed,
+      verifiedInconclusive,
+      opened,
+      polled,
+      issuedNow,
+      refused
+    ]
   })
 
 const farFuture = new Date("2999-01-01T00:00:00.000Z")
@@ -181,7 +240,34 @@ export const domainRepositoryTests = (
         "failed",
         "verified",
         "verified",
+        "verified",
+        "verified",
+        "verified",
+        "verified",
         "verified"
+      ])
+      // Issuance in every shape: none yet, asked for, with an open order, polled, renewal scheduled, refused.
+      expect(
+        states.map((domain) =>
+          domain.issuance === null
+            ? null
+            : [
+                domain.issuance.order !== null,
+                domain.issuance.nextAttemptAt !== null,
+                domain.issuance.attempts
+              ]
+        )
+      ).toEqual([
+        null,
+        null,
+        null,
+        [false, true, 0],
+        [false, true, 0],
+        [false, true, 0],
+        [true, true, 0],
+        [true, true, 2],
+        [false, true, 0],
+        [false, false, 1]
       ])
       for (const domain of states) {
         yield* repository.insert(domain)
@@ -341,7 +427,7 @@ export const domainRepositoryTests = (
         dueAt(d1, later(t0, 1 * second)),
         dueAt(notYet, later(t0, 10 * second + 1)),
         dueAt(d2, later(t0, 2 * second)),
-        applyVerdict(never, verified, t0)
+        issuanceDueAt(applyVerdict(never, verified, t0), null)
       ]
       yield* Effect.forEach(stored, repository.insert)
       const byHostname = new Map(stored.map((domain) => [domain.hostname as string, domain]))
@@ -372,24 +458,181 @@ export const domainRepositoryTests = (
     })
   )
 
-  it.effect("domains with nextCheckAt null are never claimed", () =>
+  it.effect("domains with nothing due (no next check, no next issuance attempt) are never claimed", () =>
     Effect.gen(function* () {
       const repository = yield* DomainRepository
       yield* drainDue
-      const { domains } = yield* projectWith(["subdomain", "apex", "subdomain"])
-      const [verifiedOne, failedOne, pausedOne] = domains
-      if (verifiedOne === undefined || failedOne === undefined || pausedOne === undefined) return
+      const { domains } = yield* projectWith(["subdomain", "apex", "subdomain", "apex"])
+      const [verifiedOne, failedOne, pausedOne, refusedOne] = domains
+      if (
+        verifiedOne === undefined ||
+        failedOne === undefined ||
+        pausedOne === undefined ||
+        refusedOne === undefined
+      )
+        return
       const stored = [
-        applyVerdict(verifiedOne, verified, later(t0, second)),
+        issuanceDueAt(applyVerdict(verifiedOne, verified, later(t0, second)), null),
         applyVerdict(failedOne, unverified([notFound]), later(t0, 3 * day)),
-        dueAt(pausedOne, null)
+        dueAt(pausedOne, null),
+        orderRefused(applyVerdict(refusedOne, verified, t0), "refused", [], later(t0, minute))
       ]
-      expect(stored.map((domain) => domain.verification.nextCheckAt)).toEqual([null, null, null])
+      expect(stored.map((domain) => domain.verification.nextCheckAt)).toEqual([null, null, null, null])
+      expect(stored.map(workDueAt)).toEqual([null, null, null, null])
       yield* Effect.forEach(stored, repository.insert)
       expect(
         yield* repository.claimDue(farFuture, 100, { holder: yield* freshHolder("n"), until: farFuture })
       ).toEqual([])
     })
+  )
+
+  it.effect(
+    "claimDue: a domain is due at its next check or its next issuance attempt, whichever is first",
+    () =>
+      Effect.gen(function* () {
+        const repository = yield* DomainRepository
+        yield* drainDue
+        const { domains } = yield* projectWith([
+          "subdomain",
+          "apex",
+          "subdomain",
+          "apex",
+          "subdomain",
+          "apex"
+        ])
+        const [checkDue, issuanceDue, checkFirst, issuanceFirst, notYet, idle] = domains
+        if (
+          checkDue === undefined ||
+          issuanceDue === undefined ||
+          checkFirst === undefined ||
+          issuanceFirst === undefined ||
+          notYet === undefined ||
+          idle === undefined
+        )
+          return
+        const now = later(t0, 10 * second)
+        const verifiedAt = (domain: CustomDomain) => applyVerdict(domain, verified, t0)
+        const stored = [
+          // Pending: only its check is due, at 3 s.
+          dueAt(checkDue, later(t0, 3 * second)),
+          // Verified: only its certificate work is due, at 1 s.
+          issuanceDueAt(verifiedAt(issuanceDue), later(t0, second)),
+          // Re-verified: its check at 2 s comes before the certificate work at 5 s.
+          issuanceDueAt(
+            restartVerificationWindow(verifiedAt(checkFirst), later(t0, 2 * second)),
+            later(t0, 5 * second)
+          ),
+          // Re-verified: its certificate work at 4 s comes before the check at 9 min.
+          issuanceDueAt(
+            restartVerificationWindow(verifiedAt(issuanceFirst), later(t0, 9 * minute)),
+            later(t0, 4 * second)
+          ),
+          // Verified, its certificate worked on only after now.
+          issuanceDueAt(verifiedAt(notYet), later(now, 1)),
+          issuanceDueAt(verifiedAt(idle), null)
+        ]
+        expect(stored.map((domain) => workDueAt(domain)?.getTime() ?? null)).toEqual([
+          later(t0, 3 * second).getTime(),
+          later(t0, second).getTime(),
+          later(t0, 2 * second).getTime(),
+          later(t0, 4 * second).getTime(),
+          later(now, 1).getTime(),
+          null
+        ])
+        yield* Effect.forEach(stored, repository.insert)
+        const byHostname = new Map(stored.map((domain) => [domain.hostname as string, domain]))
+        const [a, b, c] = [yield* freshHolder("a"), yield* freshHolder("b"), yield* freshHolder("c")]
+
+        const first = yield* repository.claimDue(now, 2, { holder: a, until: later(now, minute) })
+        expect(hostnamesOf(first)).toEqual([issuanceDue.hostname, checkFirst.hostname])
+        // Claimed domains come back whole, their issuance included.
+        expect(first.map(fields)).toEqual(
+          first.map((domain) => fields(byHostname.get(domain.hostname) ?? domain))
+        )
+        const rest = yield* repository.claimDue(now, 10, { holder: b, until: later(now, minute) })
+        expect(hostnamesOf(rest)).toEqual([checkDue.hostname, issuanceFirst.hostname])
+        expect(rest.map(fields)).toEqual(
+          rest.map((domain) => fields(byHostname.get(domain.hostname) ?? domain))
+        )
+        expect(yield* repository.claimDue(now, 10, { holder: c, until: later(now, minute) })).toEqual([])
+
+        const justAfter = later(now, 1)
+        const late = yield* repository.claimDue(justAfter, 10, { holder: c, until: later(justAfter, minute) })
+        expect(late.map(fields)).toEqual([fields(stored[4] ?? notYet)])
+        // Once every lease has run out, all but the idle one are due again, in the same order.
+        expect(
+          hostnamesOf(yield* repository.claimDue(farFuture, 10, { holder: c, until: farFuture }))
+        ).toEqual([
+          issuanceDue.hostname,
+          checkFirst.hostname,
+          checkDue.hostname,
+          issuanceFirst.hostname,
+          notYet.hostname
+        ])
+      })
+  )
+
+  it.effect(
+    "issuance round-trips through claim, completeCheck and update; claims follow its next attempt",
+    () =>
+      Effect.gen(function* () {
+        const repository = yield* DomainRepository
+        yield* drainDue
+        const { domains } = yield* projectWith(["apex"])
+        const [added] = domains
+        if (added === undefined) return
+        const verifiedDomain = applyVerdict(added, verified, later(t0, second))
+        expect(verifiedDomain.issuance?.nextAttemptAt).toEqual(later(t0, second))
+        yield* repository.insert(verifiedDomain)
+        const holder = yield* freshHolder("issuer")
+
+        const [claimed] = yield* repository.claimDue(later(t0, 2 * second), 10, {
+          holder,
+          until: later(t0, minute)
+        })
+        expect(claimed === undefined ? undefined : fields(claimed)).toEqual(fields(verifiedDomain))
+
+        // The order is opened: polled again 2 s later, not before.
+        const opened = orderStarted(verifiedDomain, orderRef(7), later(t0, 3 * second))
+        const pollAt = opened.issuance?.nextAttemptAt ?? farFuture
+        expect(yield* repository.completeCheck(opened, holder)).toBe(true)
+        expect(Option.map(yield* repository.findByHostname(added.hostname), fields)).toEqual(
+          Option.some(fields(opened))
+        )
+        expect(
+          yield* repository.claimDue(later(pollAt, -1), 10, { holder, until: later(pollAt, minute) })
+        ).toEqual([])
+        const polled = yield* repository.claimDue(pollAt, 10, { holder, until: later(pollAt, minute) })
+        expect(polled.map(fields)).toEqual([fields(opened)])
+
+        // Issued: nothing due until the renewal, 30 days before expiry.
+        const issuedDomain = certificateIssued(opened, {
+          issuedAt: later(pollAt, second),
+          expiresAt: later(pollAt, 90 * day)
+        })
+        const renewalAt = issuedDomain.issuance?.nextAttemptAt ?? farFuture
+        expect(renewalAt).toEqual(later(pollAt, 60 * day))
+        expect(yield* repository.completeCheck(issuedDomain, holder)).toBe(true)
+        expect(
+          yield* repository.claimDue(later(renewalAt, -1), 10, { holder, until: later(renewalAt, minute) })
+        ).toEqual([])
+        const renewal = yield* repository.claimDue(renewalAt, 10, { holder, until: later(renewalAt, minute) })
+        expect(renewal.map(fields)).toEqual([fields(issuedDomain)])
+
+        // An update (Re-verify clicked) replaces the issuance too; one without a next attempt is never due.
+        const refused = orderRefused(issuedDomain, "refused", [], later(renewalAt, second))
+        const idle = issuanceDueAt(refused, null)
+        expect(yield* repository.update(idle)).toBe(true)
+        expect(Option.map(yield* repository.findByHostname(added.hostname), fields)).toEqual(
+          Option.some(fields(idle))
+        )
+        expect(yield* repository.claimDue(farFuture, 10, { holder, until: farFuture })).toEqual([])
+        const cleared = new CustomDomain({ ...idle, issuance: null })
+        expect(yield* repository.update(cleared)).toBe(true)
+        expect(Option.map(yield* repository.findByHostname(added.hostname), fields)).toEqual(
+          Option.some(fields(cleared))
+        )
+      })
   )
 
   it.effect("releaseLease: only the holder's release counts, and the domain is claimable at once", () =>

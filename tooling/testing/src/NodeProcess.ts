@@ -36,7 +36,14 @@ export const childEnvironment = (env: Record<string, string>): NodeJS.ProcessEnv
       delete base[name]
     }
   }
-  return { ...base, NODE_ENV: "production", ...env }
+  // The edge's fixed default ports would collide between servers started side by side.
+  return {
+    ...base,
+    NODE_ENV: "production",
+    PETSTORE_EDGE_HTTP_PORT: "0",
+    PETSTORE_EDGE_HTTPS_PORT: "0",
+    ...env
+  }
 }
 
 /** The stdout lines parsed as JSON (a line that is not JSON makes this throw, naming it). */

@@ -3,20 +3,33 @@
  * the suites, whose tests tolerate each other's rows.
  */
 import { describe, layer } from "@effect/vitest"
-import type { ApiKeyRepository, StorageHealth } from "@petstore/domain"
+import type {
+  ApiKeyRepository,
+  CertificateStore,
+  Http01ChallengeStore,
+  StorageHealth
+} from "@petstore/domain"
 import type { Layer } from "effect"
 import { apiKeyRepositoryTests } from "./ApiKeyRepositoryContract.js"
+import { certificateStoreTests } from "./CertificateStoreContract.js"
 import {
   type DomainRepositoryContractOptions,
   type DomainStore,
   domainRepositoryTests
 } from "./DomainRepositoryContract.js"
+import { http01ChallengeStoreTests } from "./Http01ChallengeStoreContract.js"
 import { idempotencyRepositoryTests } from "./IdempotencyRepositoryContract.js"
 import { type PetStore, petRepositoryTests } from "./PetRepositoryContract.js"
 import { projectRepositoryTests } from "./ProjectRepositoryContract.js"
 import { storageHealthTests } from "./StorageHealthContract.js"
 
-export type Store = PetStore | ApiKeyRepository | StorageHealth | DomainStore
+export type Store =
+  | PetStore
+  | ApiKeyRepository
+  | StorageHealth
+  | DomainStore
+  | CertificateStore
+  | Http01ChallengeStore
 
 export interface StoreContractOptions extends DomainRepositoryContractOptions {
   /** Per-test timeout in milliseconds (the suites' default otherwise). */
@@ -38,4 +51,6 @@ export const storeContract = <E>(
     describe("StorageHealth", () => storageHealthTests(it))
     describe("ProjectRepository", () => projectRepositoryTests(it))
     describe("DomainRepository", () => domainRepositoryTests(it, options))
+    describe("CertificateStore", () => certificateStoreTests(it))
+    describe("Http01ChallengeStore", () => http01ChallengeStoreTests(it))
   })

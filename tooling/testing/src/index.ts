@@ -1,11 +1,15 @@
 /**
  * @petstore/testing: what the storage adapters' tests share: a throwaway PostgreSQL database per
- * test file, and the repository contract suites every adapter must pass.
+ * test file, and the repository contract suites every adapter must pass; and the real servers on
+ * loopback (processes tied to a scope) that other adapters' tests run against.
  */
 export * from "./ApiKeyRepositoryContract.js"
+export * from "./CertificateStoreContract.js"
 export * as ContractFixtures from "./ContractFixtures.js"
 export * from "./DomainRepositoryContract.js"
+export * from "./Http01ChallengeStoreContract.js"
 export * from "./IdempotencyRepositoryContract.js"
+export * as LoopbackServer from "./LoopbackServer.js"
 export * as NodeProcess from "./NodeProcess.js"
 export * from "./PetRepositoryContract.js"
 export * from "./ProjectRepositoryContract.js"

@@ -6,145 +6,27 @@
  * - `dnsmasq` (Debian's `dnsmasq-base`): a fixed zone given on its command line, for NXDOMAIN,
  *   REFUSED and critical CAA records.
  * - a UDP socket that reads questions and never answers: a server that times out.
- * A missing program fails the tests with a message naming what installs it: never a skip.
+ * The processes are run by `@petstore/testing`'s LoopbackServer: a missing program fails the tests
+ * with a message naming what installs it, never a skip.
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import { createSocket } from "node:dgram"
 import { Resolver } from "node:dns/promises"
-import { accessSync, constants } from "node:fs"
-import { createServer } from "node:net"
-import { delimiter, join } from "node:path"
-import { Context, Data, Duration, Effect, Layer, Schedule, type Scope } from "effect"
+import { LoopbackServer } from "@petstore/testing"
+import { Context, Data, Effect, Layer } from "effect"
 
+/** A DNS test server that started but misbehaved (its management API, a socket). */
 export class TestDnsServerError extends Data.TaggedError("TestDnsServerError")<{
   readonly message: string
   readonly cause?: unknown
 }> {}
 
-const installHint = "`.ci/run` installs it (apt-get install -y --no-install-recommends pebble dnsmasq-base)"
+/** What the layers fail with: their own errors, or the process's (not installed, not ready). */
+export type TestDnsServersError = TestDnsServerError | LoopbackServer.LoopbackServerError
 
-/** The absolute path of `program` on PATH or in the sbin directories (dnsmasq lives in /usr/sbin). */
-const findProgram = (program: string): Effect.Effect<string, TestDnsServerError> =>
-  Effect.suspend(() => {
-    const directories = [
-      ...(process.env.PATH ?? "").split(delimiter),
-      "/usr/local/sbin",
-      "/usr/sbin",
-      "/sbin"
-    ].filter((directory) => directory !== "")
-    for (const directory of directories) {
-      const candidate = join(directory, program)
-      try {
-        accessSync(candidate, constants.X_OK)
-        return Effect.succeed(candidate)
-      } catch {
-        // not here
-      }
-    }
-    return Effect.fail(
-      new TestDnsServerError({
-        message: `${program} is not installed, and the DNS tests need it as a real DNS server: ${installHint}`
-      })
-    )
-  })
-
-/** A loopback port that is free for both UDP and TCP right now (DNS servers bind both). */
-const freePort: Effect.Effect<number, TestDnsServerError> = Effect.tryPromise({
-  try: async () => {
-    for (let attempt = 0; attempt < 20; attempt++) {
-      const udp = createSocket("udp4")
-      const port = await new Promise<number>((resolve, reject) => {
-        udp.once("error", reject)
-        udp.bind(0, "127.0.0.1", () => resolve(udp.address().port))
-      })
-      const tcpFree = await new Promise<boolean>((resolve) => {
-        const tcp = createServer()
-        tcp.once("error", () => resolve(false))
-        tcp.listen(port, "127.0.0.1", () => tcp.close(() => resolve(true)))
-      })
-      await new Promise<void>((resolve) => udp.close(() => resolve()))
-      if (tcpFree) return port
-    }
-    throw new Error("no port free for both UDP and TCP after 20 attempts")
-  },
-  catch: (cause) => new TestDnsServerError({ message: `cannot find a free port: ${String(cause)}`, cause })
-})
-
-interface Running {
-  readonly child: ChildProcess
-  /** Everything the process printed so far. */
-  readonly output: () => string
-  /** Set once the process has exited (or could not start). */
-  readonly exited: () => string | undefined
-}
-
-/** Spawns `command`, kills it when the scope closes. */
-const spawnScoped = (
-  command: string,
-  args: ReadonlyArray<string>
-): Effect.Effect<Running, TestDnsServerError, Scope.Scope> =>
-  Effect.acquireRelease(
-    Effect.try({
-      try: (): Running => {
-        const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] })
-        let output = ""
-        let exited: string | undefined
-        child.stdout?.on("data", (chunk: Buffer) => {
-          output += chunk.toString()
-        })
-        child.stderr?.on("data", (chunk: Buffer) => {
-          output += chunk.toString()
-        })
-        child.on("error", (error) => {
-          exited = `could not run: ${error.message}`
-        })
-        child.on("exit", (code, signal) => {
-          exited = `exited with ${code === null ? `signal ${signal}` : `code ${code}`}`
-        })
-        return { child, output: () => output, exited: () => exited }
-      },
-      catch: (cause) =>
-        new TestDnsServerError({ message: `cannot start ${command}: ${String(cause)}`, cause })
-    }),
-    ({ child, exited }) =>
-      Effect.async<void>((resume) => {
-        if (exited() !== undefined || child.exitCode !== null) return resume(Effect.void)
-        const timer = setTimeout(() => child.kill("SIGKILL"), 3_000)
-        child.once("exit", () => {
-          clearTimeout(timer)
-          resume(Effect.void)
-        })
-        child.kill("SIGTERM")
-      })
-  )
-
-/** Succeeds once `probe` does, failing with the process's output if it exits or is still not ready after 10 s. */
-const awaitReady = (
-  name: string,
-  running: Running,
-  probe: Effect.Effect<void, unknown>
-): Effect.Effect<void, TestDnsServerError> =>
-  Effect.suspend(
-    (): Effect.Effect<void, TestDnsServerError | { readonly _tag: "NotReady"; readonly cause: unknown }> => {
-      const exited = running.exited()
-      // The process ending is final; a probe that fails (a refused connection) only means "not yet".
-      return exited === undefined
-        ? Effect.mapError(probe, (cause) => ({ _tag: "NotReady" as const, cause }))
-        : Effect.fail(new TestDnsServerError({ message: `${name} ${exited}: ${running.output().trim()}` }))
-    }
-  ).pipe(
-    Effect.retry({
-      schedule: Schedule.spaced(Duration.millis(50)).pipe(Schedule.upTo(Duration.seconds(10))),
-      while: (error) => !(error instanceof TestDnsServerError)
-    }),
-    Effect.mapError((error) =>
-      error instanceof TestDnsServerError
-        ? error
-        : new TestDnsServerError({
-            message: `${name} did not become ready in 10 s: ${String(error.cause)}; output: ${running.output().trim()}`,
-            cause: error.cause
-          })
-    )
+const findProgram = (program: string) =>
+  LoopbackServer.findProgram(
+    program,
+    "the DNS tests need it as a real DNS server: `.ci/run` installs it (apt-get install -y --no-install-recommends pebble dnsmasq-base)"
   )
 
 /** Ready when the DNS server answers anything at all (an error code from the server counts as an answer). */
@@ -159,10 +41,6 @@ const dnsAnswers = (server: string): Effect.Effect<void, unknown> =>
       if (code === "ETIMEOUT" || code === "ECONNREFUSED") throw error
     }
   })
-
-/** Starts a server on fresh ports; a start that fails (a port taken meanwhile) is retried twice. */
-const startWithRetry = <A>(start: Effect.Effect<A, TestDnsServerError, Scope.Scope>) =>
-  start.pipe(Effect.retry({ times: 2, while: (error) => !error.message.includes("is not installed") }))
 
 // ---------------------------------------------------------------------------------------------
 // pebble-challtestsrv
@@ -194,6 +72,7 @@ export class Challtestsrv extends Context.Tag("test/Challtestsrv")<
     readonly clearAaaa: (host: string) => Effect.Effect<void, TestDnsServerError>
     readonly clearCname: (host: string) => Effect.Effect<void, TestDnsServerError>
     readonly clearServfail: (host: string) => Effect.Effect<void, TestDnsServerError>
+    readonly clearCaa: (host: string) => Effect.Effect<void, TestDnsServerError>
   }
 >() {}
 
@@ -201,11 +80,11 @@ const fqdn = (host: string): string => (host.endsWith(".") ? host : `${host}.`)
 
 const startChalltestsrv = Effect.gen(function* () {
   const program = yield* findProgram("pebble-challtestsrv")
-  const dnsPort = yield* freePort
-  const managementPort = yield* freePort
+  const dnsPort = yield* LoopbackServer.freePort
+  const managementPort = yield* LoopbackServer.freePort
   const server = `127.0.0.1:${dnsPort}`
   const management = `http://127.0.0.1:${managementPort}`
-  const running = yield* spawnScoped(program, [
+  const running = yield* LoopbackServer.spawnScoped(program, [
     "-dns01",
     server,
     "-management",
@@ -236,7 +115,7 @@ const startChalltestsrv = Effect.gen(function* () {
         })
     })
 
-  yield* awaitReady(
+  yield* LoopbackServer.awaitReady(
     "pebble-challtestsrv",
     running,
     Effect.zipRight(post("/clear-a", { host: "readiness.probe.invalid." }), dnsAnswers(server))
@@ -253,14 +132,15 @@ const startChalltestsrv = Effect.gen(function* () {
     clearA: (host) => post("/clear-a", { host: fqdn(host) }),
     clearAaaa: (host) => post("/clear-aaaa", { host: fqdn(host) }),
     clearCname: (host) => post("/clear-cname", { host: fqdn(host) }),
-    clearServfail: (host) => post("/clear-servfail", { host: fqdn(host) })
+    clearServfail: (host) => post("/clear-servfail", { host: fqdn(host) }),
+    clearCaa: (host) => post("/clear-caa", { host: fqdn(host) })
   })
 })
 
 /** pebble-challtestsrv on free loopback ports, for the scope of the layer. */
-export const challtestsrvLayer: Layer.Layer<Challtestsrv, TestDnsServerError> = Layer.scoped(
+export const challtestsrvLayer: Layer.Layer<Challtestsrv, TestDnsServersError> = Layer.scoped(
   Challtestsrv,
-  startWithRetry(startChalltestsrv)
+  LoopbackServer.startWithRetry(startChalltestsrv)
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -285,9 +165,9 @@ export class Dnsmasq extends Context.Tag("test/Dnsmasq")<Dnsmasq, { readonly ser
 
 const startDnsmasq = Effect.gen(function* () {
   const program = yield* findProgram("dnsmasq")
-  const port = yield* freePort
+  const port = yield* LoopbackServer.freePort
   const server = `127.0.0.1:${port}`
-  const running = yield* spawnScoped(program, [
+  const running = yield* LoopbackServer.spawnScoped(program, [
     "--keep-in-foreground",
     "--log-facility=-",
     "--conf-file=/dev/null",
@@ -304,14 +184,14 @@ const startDnsmasq = Effect.gen(function* () {
     `--dns-rr=${dnsmasqZone.criticalCaa},257,${caaHex(0x80, "tbs", "Unknown")}`,
     `--dns-rr=${dnsmasqZone.criticalCaa},257,${caaHex(0, "issue", "ca.example.net")}`
   ])
-  yield* awaitReady("dnsmasq", running, dnsAnswers(server))
+  yield* LoopbackServer.awaitReady("dnsmasq", running, dnsAnswers(server))
   return Dnsmasq.of({ server })
 })
 
 /** dnsmasq on a free loopback port, for the scope of the layer. */
-export const dnsmasqLayer: Layer.Layer<Dnsmasq, TestDnsServerError> = Layer.scoped(
+export const dnsmasqLayer: Layer.Layer<Dnsmasq, TestDnsServersError> = Layer.scoped(
   Dnsmasq,
-  startWithRetry(startDnsmasq)
+  LoopbackServer.startWithRetry(startDnsmasq)
 )
 
 // ---------------------------------------------------------------------------------------------

@@ -1,10 +1,15 @@
 /**
  * In-memory fakes of the custom-domain ports for use-case tests: Ref-based project and domain
- * repositories (with leases, as the port describes them), a table-driven DNS resolver and fixed
- * platform settings. `FakeWorld` gives a test the knobs: DNS answers, lookups made, calls recorded.
+ * repositories (with leases, as the port describes them), a table-driven DNS resolver, a scripted
+ * certificate authority with its certificate store, and fixed platform settings. `FakeWorld` gives
+ * a test the knobs: DNS answers, the CA's behaviour, lookups made, calls recorded.
  */
-import { Context, Effect, Layer, Option, Ref } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Ref } from "effect"
 import {
+  type CaaRecord,
+  CertificateIssuer,
+  CertificateIssuerError,
+  CertificateStore,
   type CustomDomain,
   type DnsAnswer,
   DnsResolver,
@@ -12,11 +17,15 @@ import {
   type DomainLease,
   DomainRepository,
   HostnameTaken,
+  OrderRef,
+  type OrderState,
   PlatformSettings,
   type Project,
   ProjectIdTaken,
   ProjectRepository,
-  StorageError
+  StorageError,
+  type StoredCertificate,
+  workDueAt
 } from "../../src/index.js"
 
 export const platformDomain = "docs-platform.net"
@@ -34,7 +43,17 @@ export const records = (first: string, ...rest: Array<string>): DnsAnswer<string
 export interface DnsEntry {
   readonly cname?: DnsAnswer<string>
   readonly addresses?: DnsAnswer<string>
+  readonly caa?: DnsAnswer<CaaRecord>
 }
+
+/**
+ * How the fake CA behaves: `issues` answers an order Pending on its first poll and Valid on the
+ * next; `stalls` keeps it Pending; `refuses` makes it Invalid; `unreachable` fails every call.
+ */
+export type CaBehaviour = "issues" | "stalls" | "refuses" | "unreachable"
+
+export const caIdentifier = "letsencrypt.org"
+export const certificateLifetime = Duration.days(90)
 
 /** DNS as a correctly configured owner would have it. */
 export const cnameToTarget: DnsEntry = { cname: records(cnameTarget), addresses: records(...targetAddresses) }
@@ -69,12 +88,22 @@ export interface WorldControls {
   readonly removeDirectly: (hostname: string) => Effect.Effect<void>
   readonly storedDomain: (hostname: string) => Effect.Effect<Option.Option<CustomDomain>>
   readonly storedConfig: (projectId: string) => Effect.Effect<Option.Option<DomainConfig>>
+  readonly setCa: (behaviour: CaBehaviour) => Effect.Effect<void>
+  /** Hostnames the CA was asked to open an order for, in order. */
+  readonly ordersOpened: Effect.Effect<ReadonlyArray<string>>
+  readonly storedCertificate: (hostname: string) => Effect.Effect<Option.Option<StoredCertificate>>
 }
 
 export class FakeWorld extends Context.Tag("test/FakeWorld")<FakeWorld, WorldControls>() {}
 
 export const fakeWorld: Layer.Layer<
-  FakeWorld | ProjectRepository | DomainRepository | DnsResolver | PlatformSettings
+  | FakeWorld
+  | ProjectRepository
+  | DomainRepository
+  | DnsResolver
+  | PlatformSettings
+  | CertificateIssuer
+  | CertificateStore
 > = Layer.effectContext(
   Effect.gen(function* () {
     const projects = yield* Ref.make(new Map<string, Project>())
@@ -88,6 +117,10 @@ export const fakeWorld: Layer.Layer<
     const claimCalls = yield* Ref.make<ReadonlyArray<ClaimCall>>([])
     const releases = yield* Ref.make<ReadonlyArray<string>>([])
     const failingCompletions = yield* Ref.make(new Set<string>())
+    const ca = yield* Ref.make<CaBehaviour>("issues")
+    const orders = yield* Ref.make(new Map<string, { hostname: string; polls: number }>())
+    const ordersOpened = yield* Ref.make<ReadonlyArray<string>>([])
+    const certificates = yield* Ref.make(new Map<string, StoredCertificate>())
 
     const setRow = (hostname: string, row: DomainRow) =>
       Ref.update(domains, (map) => new Map(map).set(hostname, row))
@@ -97,6 +130,60 @@ export const fakeWorld: Layer.Layer<
         next.delete(hostname)
         return next
       })
+
+    const caaLookup = (name: string) =>
+      Effect.gen(function* () {
+        yield* Ref.update(lookups, (all) => [...all, `caa ${name}`])
+        const entry = (yield* Ref.get(dns)).get(name.toLowerCase())
+        return entry?.caa ?? ({ _tag: "NoRecords", reason: "nodata" } as const)
+      })
+
+    const unreachable = new CertificateIssuerError({ message: "connect ECONNREFUSED ca.internal:443" })
+
+    const certificateIssuer: CertificateIssuer["Type"] = {
+      startOrder: (hostname) =>
+        Effect.gen(function* () {
+          if ((yield* Ref.get(ca)) === "unreachable") return yield* unreachable
+          const opened = yield* Ref.updateAndGet(ordersOpened, (all) => [...all, hostname])
+          const ref = OrderRef.make(`order-${opened.length}`)
+          yield* Ref.update(orders, (map) => new Map(map).set(ref, { hostname, polls: 0 }))
+          return ref
+        }),
+      pollOrder: (ref) =>
+        Effect.gen(function* () {
+          const behaviour = yield* Ref.get(ca)
+          if (behaviour === "unreachable") return yield* unreachable
+          const order = (yield* Ref.get(orders)).get(ref)
+          if (order === undefined)
+            return yield* new CertificateIssuerError({ message: `unknown order ${ref}` })
+          yield* Ref.update(orders, (map) => new Map(map).set(ref, { ...order, polls: order.polls + 1 }))
+          if (behaviour === "refuses") {
+            return { _tag: "Invalid", reason: "the CA could not reach the challenge" } satisfies OrderState
+          }
+          if (behaviour === "stalls" || order.polls === 0) return { _tag: "Pending" } satisfies OrderState
+          const now = yield* Clock.currentTimeMillis
+          return {
+            _tag: "Valid",
+            certificatePem: `CERTIFICATE of ${order.hostname}`,
+            chainPem: "CHAIN",
+            privateKeyPem: Redacted.make(`KEY of ${order.hostname}`),
+            notBefore: new Date(now - 3_600_000),
+            notAfter: new Date(now + Duration.toMillis(certificateLifetime))
+          } satisfies OrderState
+        })
+    }
+
+    const certificateStore: CertificateStore["Type"] = {
+      save: (hostname, certificate) =>
+        Ref.update(certificates, (map) => new Map(map).set(hostname, certificate)),
+      find: (hostname) => Effect.map(Ref.get(certificates), (map) => Option.fromNullable(map.get(hostname))),
+      remove: (hostname) =>
+        Ref.update(certificates, (map) => {
+          const next = new Map(map)
+          next.delete(hostname)
+          return next
+        })
+    }
 
     const lookup = (kind: "cname" | "addresses", name: string) =>
       Effect.gen(function* () {
@@ -158,17 +245,15 @@ export const fakeWorld: Layer.Layer<
         Effect.gen(function* () {
           yield* Ref.update(claimCalls, (all) => [...all, { now, limit, lease }])
           const due = Array.from((yield* Ref.get(domains)).values())
-            .filter(
-              (row) =>
-                row.domain.verification.nextCheckAt !== null &&
-                row.domain.verification.nextCheckAt.getTime() <= now.getTime() &&
+            .filter((row) => {
+              const dueAt = workDueAt(row.domain)
+              return (
+                dueAt !== null &&
+                dueAt.getTime() <= now.getTime() &&
                 (row.lease === null || row.lease.until.getTime() <= now.getTime())
-            )
-            .sort(
-              (a, b) =>
-                (a.domain.verification.nextCheckAt?.getTime() ?? 0) -
-                (b.domain.verification.nextCheckAt?.getTime() ?? 0)
-            )
+              )
+            })
+            .sort((a, b) => (workDueAt(a.domain)?.getTime() ?? 0) - (workDueAt(b.domain)?.getTime() ?? 0))
             .slice(0, limit)
           for (const row of due) yield* setRow(row.domain.hostname, { domain: row.domain, lease })
           return due.map((row) => row.domain)
@@ -212,7 +297,11 @@ export const fakeWorld: Layer.Layer<
           Option.map(Option.fromNullable(map.get(hostname)), (r) => r.domain)
         ),
       storedConfig: (projectId) =>
-        Effect.map(Ref.get(configs), (map) => Option.fromNullable(map.get(projectId)))
+        Effect.map(Ref.get(configs), (map) => Option.fromNullable(map.get(projectId))),
+      setCa: (behaviour) => Ref.set(ca, behaviour),
+      ordersOpened: Ref.get(ordersOpened),
+      storedCertificate: (hostname) =>
+        Effect.map(Ref.get(certificates), (map) => Option.fromNullable(map.get(hostname)))
     }
 
     return Context.make(FakeWorld, controls).pipe(
@@ -221,9 +310,11 @@ export const fakeWorld: Layer.Layer<
       Context.add(DnsResolver, {
         cname: (name) => lookup("cname", name),
         addresses: (name) => lookup("addresses", name),
-        caa: () => Effect.succeed({ _tag: "NoRecords", reason: "nodata" } as const)
+        caa: caaLookup
       }),
-      Context.add(PlatformSettings, { platformDomain, cnameTarget })
+      Context.add(PlatformSettings, { platformDomain, cnameTarget, caIdentifier }),
+      Context.add(CertificateIssuer, certificateIssuer),
+      Context.add(CertificateStore, certificateStore)
     )
   })
 )

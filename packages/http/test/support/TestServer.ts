@@ -5,6 +5,7 @@
 import {
   AccountName,
   type ApiKeyRepository,
+  type CertificateStore,
   DnsResolver,
   type DomainRepository,
   type IdempotencyRepository,
@@ -25,11 +26,13 @@ export type Ports =
   | StorageHealth
   | ProjectRepository
   | DomainRepository
+  | CertificateStore
 
 /** The platform names tests run under. */
 export const testPlatform = {
   platformDomain: "docs-platform.test",
-  cnameTarget: "sites.docs-platform.test"
+  cnameTarget: "sites.docs-platform.test",
+  caIdentifier: "letsencrypt.org"
 } as const
 
 /** DNS that knows nothing: every name has no records (a test that needs answers passes its own). */

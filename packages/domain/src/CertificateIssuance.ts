@@ -1,0 +1,105 @@
+/**
+ * The worker's step on a verified domain's certificate, through the ports: before opening an order,
+ * run the checks a CA would (does the domain still verify, do CAA records allow the configured CA),
+ * so that an order the CA must refuse is never placed; poll an open order; store an issued
+ * certificate with its key. The 30-minute diagnosis is the same checks, reported as problems.
+ * The transitions themselves are IssuanceSchedule's pure functions.
+ */
+import { Clock, Effect } from "effect"
+import { caaProblem, checkCaa } from "./CaaPolicy.js"
+import { CertificateIssuer, CertificateStore } from "./CertificateIssuer.js"
+import { diagnoseDelay } from "./CertificateLifecycle.js"
+import type { CustomDomain } from "./CustomDomain.js"
+import { observeDomain } from "./CustomDomains.js"
+import type { Problem } from "./DomainProblem.js"
+import type { DomainVerdict } from "./DomainVerdict.js"
+import {
+  attemptBlocked,
+  caUnreachable,
+  certificateIssued,
+  isDelayDue,
+  isIssuanceDue,
+  orderRefused,
+  orderStarted,
+  orderWaiting,
+  renewCertificate
+} from "./IssuanceSchedule.js"
+import { PlatformSettings } from "./PlatformSettings.js"
+
+/**
+ * The three checks the specification tells a person to run, run by the service: the domain checked
+ * again (unless `verdict` is a check made a moment ago), and the CAA rule for the configured CA.
+ * Empty: nothing stands in the way.
+ */
+export const diagnoseCertificate = (domain: CustomDomain, verdict?: DomainVerdict) =>
+  Effect.gen(function* () {
+    const { caIdentifier } = yield* PlatformSettings
+    const [observed, caa] = yield* Effect.all(
+      [
+        verdict === undefined ? observeDomain(domain) : Effect.succeed(verdict),
+        checkCaa(domain.hostname, caIdentifier)
+      ],
+      { concurrency: "unbounded" }
+    )
+    return diagnoseDelay({
+      hostname: domain.hostname,
+      verdict: observed,
+      caaProblem: caaProblem(domain.hostname, caIdentifier, caa)
+    })
+  })
+
+/**
+ * Moves the certificate of `domain` on, when work on it is due at the clock's time; otherwise returns
+ * it unchanged. `verdict`: the domain was checked a moment ago (in the same job), no need to ask again.
+ */
+export const advanceCertificate = (domain: CustomDomain, verdict?: DomainVerdict) =>
+  Effect.gen(function* () {
+    const now = new Date(yield* Clock.currentTimeMillis)
+    if (!isIssuanceDue(domain, now) || domain.issuance === null) return domain
+    const issuer = yield* CertificateIssuer
+    const order = domain.issuance.order
+
+    if (order === null) {
+      const current = domain.certificate.status === "issued" ? renewCertificate(domain, now) : domain
+      const causes = yield* diagnoseCertificate(current, verdict)
+      if (causes.length > 0) return attemptBlocked(current, causes, now)
+      return yield* issuer.startOrder(current.hostname).pipe(
+        Effect.map((opened) => orderStarted(current, opened, now)),
+        Effect.catchTag("CertificateIssuerError", (error) =>
+          Effect.as(
+            Effect.logWarning(`opening a certificate order for ${current.hostname} failed`, error.message),
+            attemptBlocked(current, [caUnreachable], now)
+          )
+        )
+      )
+    }
+
+    // The diagnosis costs DNS lookups: run only when its result will be shown.
+    const causesIfLate = isDelayDue(domain, now)
+      ? diagnoseCertificate(domain)
+      : Effect.succeed<ReadonlyArray<Problem>>([])
+
+    const state = yield* issuer.pollOrder(order).pipe(Effect.either)
+    if (state._tag === "Left") {
+      yield* Effect.logWarning(
+        `polling the certificate order of ${domain.hostname} failed`,
+        state.left.message
+      )
+      const causes = yield* causesIfLate
+      return attemptBlocked(domain, causes.length > 0 ? causes : [caUnreachable], now)
+    }
+    switch (state.right._tag) {
+      case "Valid": {
+        const { certificatePem, chainPem, notAfter, privateKeyPem } = state.right
+        yield* Effect.flatMap(CertificateStore, (store) =>
+          store.save(domain.hostname, { certificatePem, chainPem, privateKeyPem, notAfter })
+        )
+        // CAs backdate notBefore; the owner is told when the certificate actually arrived.
+        return certificateIssued(domain, { issuedAt: now, expiresAt: notAfter })
+      }
+      case "Invalid":
+        return orderRefused(domain, state.right.reason, yield* diagnoseCertificate(domain), now)
+      default:
+        return orderWaiting(domain, yield* causesIfLate, now)
+    }
+  })

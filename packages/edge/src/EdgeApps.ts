@@ -1,0 +1,93 @@
+/**
+ * What each listener answers. Every request is decided again from current state (`resolveEdge`), so
+ * a removed hostname or a project fallen to the free plan stops being served at once, even on a
+ * connection kept alive since before. Storage that fails or does not answer in time gives 503, and
+ * nothing internal ever reaches a client.
+ */
+import { TLSSocket } from "node:tls"
+import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
+import {
+  type CertificateStore,
+  type DomainRepository,
+  type Http01ChallengeStore,
+  type PlatformSettings,
+  type ProjectRepository,
+  resolveEdge
+} from "@petstore/domain"
+import { Effect, Option } from "effect"
+import { answerChallenge, isChallengePath } from "./AcmeChallenge.js"
+import {
+  answerOverHttp,
+  answerOverHttps,
+  hostName,
+  internalError,
+  isAllowedMethod,
+  methodNotAllowed,
+  misdirected,
+  pathOf,
+  requestTarget,
+  unavailable
+} from "./EdgeRequest.js"
+import { findCertificate } from "./SniCertificates.js"
+
+/** What the edge reads to answer. */
+export type EdgeServices =
+  | ProjectRepository
+  | DomainRepository
+  | PlatformSettings
+  | CertificateStore
+  | Http01ChallengeStore
+
+/** A request waits at most this long for storage before it is answered 503. */
+const storageDeadline = "10 seconds"
+
+const guarded = <E, R>(answer: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  answer.pipe(
+    Effect.timeout(storageDeadline),
+    Effect.catchAll((error) =>
+      Effect.as(Effect.logWarning("edge: storage failed, answered 503", error), unavailable)
+    ),
+    Effect.catchAllDefect((defect) =>
+      Effect.as(Effect.logError("edge: request failed, answered 500", defect), internalError)
+    )
+  )
+
+/**
+ * Plain HTTP: ACME challenges for any Host; a served host with a certificate moves to HTTPS, one
+ * without is served here; redirects go straight to `https://<primary>`.
+ */
+export const httpApp = guarded(
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    if (!isAllowedMethod(request.method)) return methodNotAllowed
+    const target = requestTarget(request.url)
+    const path = pathOf(target)
+    if (isChallengePath(path)) return yield* answerChallenge(path)
+    const host = hostName(request.headers.host ?? "")
+    const decision = yield* resolveEdge(host)
+    const hasCertificate = decision.action === "serve" && Option.isSome(yield* findCertificate(host))
+    return answerOverHttp(decision, { host, target, hasCertificate })
+  })
+)
+
+/** The name the TLS connection was opened for (its certificate's name). */
+const serverNameOf = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
+  const socket = NodeHttpServerRequest.toIncomingMessage(request).socket
+  return socket instanceof TLSSocket && typeof socket.servername === "string" ? socket.servername : undefined
+}
+
+/**
+ * HTTPS: only for the name the connection was opened for (another Host is 421, the client should
+ * open a connection for it), served or redirected as the domain decides now.
+ */
+export const httpsApp = guarded(
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const host = hostName(request.headers.host ?? "")
+    const servername = serverNameOf(request)
+    if (servername === undefined || hostName(servername) !== host) return misdirected
+    if (!isAllowedMethod(request.method)) return methodNotAllowed
+    return answerOverHttps(yield* resolveEdge(host), requestTarget(request.url))
+  })
+)

@@ -1,0 +1,114 @@
+/**
+ * From a request and the domain's decision to the answer the edge gives. Kept apart from the
+ * listeners so that each rule (where a redirect points, when plain HTTP moves to HTTPS, what an
+ * error says) is written once and reads as a table. Answers carry no internal detail: errors are
+ * a status and a fixed sentence.
+ */
+import { domainToASCII } from "node:url"
+import { HttpServerResponse } from "@effect/platform"
+import type { EdgeDecision } from "@petstore/domain"
+import { placeholderPage } from "./PlaceholderPage.js"
+
+/** The methods the edge answers; anything else is 405. */
+export const allowedMethods = ["GET", "HEAD"] as const
+
+export const isAllowedMethod = (method: string): boolean =>
+  (allowedMethods as ReadonlyArray<string>).includes(method)
+
+/**
+ * The name in a Host header or an SNI server name, as the domain compares names: lower case, no
+ * port, no trailing dot, an internationalised name in its ASCII (punycode) form.
+ */
+export const hostName = (host: string): string => {
+  const name = host.trim().toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "")
+  return /[\u0080-\uffff]/.test(name) ? domainToASCII(name) : name
+}
+
+/**
+ * The path and query of the request target, safe to append to `https://<host>`: always starting with
+ * `/` (an absolute-form target keeps only its path and query), and with every byte outside visible
+ * ASCII percent-encoded so a Location header can never be split or rejected.
+ */
+export const requestTarget = (url: string): string => {
+  let target = url
+  if (!target.startsWith("/")) {
+    try {
+      const parsed = new URL(target)
+      target = `${parsed.pathname}${parsed.search}`
+    } catch {
+      target = "/"
+    }
+  }
+  return target.replace(/[^\x21-\x7e]+/g, (run) => encodeURIComponent(run))
+}
+
+/** The path of a target, without its query. */
+export const pathOf = (target: string): string => target.replace(/[?#].*$/s, "")
+
+const plainText = (status: number, text: string, headers: Record<string, string> = {}) =>
+  HttpServerResponse.text(`${text}\n`, { status, contentType: "text/plain; charset=utf-8", headers })
+
+/** Errors are not cached: a hostname that is not served now may be served in a minute. */
+const plainError = (status: number, text: string, headers: Record<string, string> = {}) =>
+  plainText(status, text, { "cache-control": "no-store", ...headers })
+
+export const notFound = plainError(404, "Not found")
+
+export const methodNotAllowed = plainError(405, "Method not allowed", { allow: allowedMethods.join(", ") })
+
+/** A request on a TLS connection for a name other than the one the connection was opened for. */
+export const misdirected = plainError(421, "Misdirected request")
+
+export const internalError = plainError(500, "Internal server error")
+
+export const unavailable = plainError(503, "Service unavailable, try again later", { "retry-after": "5" })
+
+export const movedTo = (location: string) => plainText(301, `Moved permanently to ${location}`, { location })
+
+/** The HTTP-01 answer: the key authorization, exactly (RFC 8555 section 8.3). */
+export const keyAuthorization = (text: string) => HttpServerResponse.text(text, { contentType: "text/plain" })
+
+export const page = (projectId: string) =>
+  HttpServerResponse.text(placeholderPage(projectId), {
+    contentType: "text/html; charset=utf-8",
+    headers: { "cache-control": "no-store" }
+  })
+
+/** `https://<primary>/` from the domain, with the request's own path and query in place of `/`. */
+const redirectLocation = (location: string, target: string): string =>
+  `${location.replace(/\/$/, "")}${target}`
+
+/**
+ * On the HTTP listener: a served host with a certificate moves to HTTPS; one without (the platform's
+ * default hostnames) is served over HTTP.
+ */
+export const answerOverHttp = (
+  decision: EdgeDecision,
+  request: { readonly host: string; readonly target: string; readonly hasCertificate: boolean }
+): HttpServerResponse.HttpServerResponse => {
+  switch (decision.action) {
+    case "none":
+      return notFound
+    case "redirect":
+      return movedTo(redirectLocation(decision.location, request.target))
+    case "serve":
+      return request.hasCertificate
+        ? movedTo(`https://${request.host}${request.target}`)
+        : page(decision.projectId)
+  }
+}
+
+/** On the HTTPS listener. */
+export const answerOverHttps = (
+  decision: EdgeDecision,
+  target: string
+): HttpServerResponse.HttpServerResponse => {
+  switch (decision.action) {
+    case "none":
+      return notFound
+    case "redirect":
+      return movedTo(redirectLocation(decision.location, target))
+    case "serve":
+      return page(decision.projectId)
+  }
+}

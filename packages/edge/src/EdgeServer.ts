@@ -1,0 +1,130 @@
+/**
+ * The serving edge as one scoped layer: an HTTP and an HTTPS listener in front of the domain's
+ * `resolveEdge`. The request handlers are built first and the ports opened last, so no connection is
+ * accepted before it can be answered; closing the scope stops accepting, lets requests in flight
+ * finish within a grace period, then closes whatever connections are left (kept-alive ones included).
+ */
+import { createServer as createHttpServer } from "node:http"
+import { createServer as createHttpsServer } from "node:https"
+import type { Server, Socket } from "node:net"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Context, Duration, Effect, Layer } from "effect"
+import { type EdgeServices, httpApp, httpsApp } from "./EdgeApps.js"
+import { EdgeError } from "./EdgeError.js"
+import { makeSniCallback } from "./SniCertificates.js"
+
+export interface EdgeOptions {
+  /** The address both listeners bind, e.g. `0.0.0.0` or `127.0.0.1`. */
+  readonly host: string
+  /** Port 0 asks the system for a free port (see `EdgeAddresses`). */
+  readonly httpPort: number
+  readonly httpsPort: number
+}
+
+export interface ListenerAddress {
+  readonly host: string
+  readonly port: number
+}
+
+/** Where the listeners are bound, once they are. */
+export class EdgeAddresses extends Context.Tag("@petstore/edge/EdgeAddresses")<
+  EdgeAddresses,
+  { readonly http: ListenerAddress; readonly https: ListenerAddress }
+>() {}
+
+/** How long a shutdown waits for requests in flight before it closes their connections. */
+const shutdownGrace = Duration.seconds(10)
+
+/** Slow-loris protection and idle kept-alive connections, in milliseconds (Node's own options). */
+const serverTimeouts = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 }
+
+/** A TLS handshake (SNI lookup included) that takes longer is dropped. */
+const handshakeTimeout = 15_000
+
+type Listener = EdgeError["listener"]
+
+const reasonOf = (error: Error): string => {
+  const code = "code" in error ? error.code : undefined
+  switch (code) {
+    case "EADDRINUSE":
+      return "the port is already in use"
+    case "EACCES":
+      return "permission denied (ports below 1024 need privileges)"
+    case "EADDRNOTAVAIL":
+      return "the address is not one of this machine's"
+    default:
+      return error.message
+  }
+}
+
+/** Opens `server` on `host:port`; the address it is bound to (the chosen port, for port 0). */
+const listen = (server: Server, listener: Listener, host: string, port: number) =>
+  Effect.async<ListenerAddress, EdgeError>((resume) => {
+    const onError = (error: Error) =>
+      resume(
+        Effect.fail(
+          new EdgeError({
+            listener,
+            host,
+            port,
+            message: `the ${listener} listener cannot listen on ${host}:${port}: ${reasonOf(error)}`
+          })
+        )
+      )
+    server.once("error", onError)
+    server.listen({ host, port }, () => {
+      server.off("error", onError)
+      const address = server.address()
+      resume(
+        typeof address === "object" && address !== null
+          ? Effect.succeed({ host: address.address, port: address.port })
+          : Effect.succeed({ host, port })
+      )
+    })
+  })
+
+/** Stops accepting, closes idle connections now and every other one after the grace period. */
+const close = (server: Server & { readonly closeIdleConnections: () => void }, sockets: Set<Socket>) =>
+  Effect.async<void>((resume) => {
+    const timer = setTimeout(() => {
+      for (const socket of sockets) socket.destroy()
+    }, Duration.toMillis(shutdownGrace))
+    server.close(() => {
+      clearTimeout(timer)
+      resume(Effect.void)
+    })
+    server.closeIdleConnections()
+  })
+
+/** Listens, and closes when the scope closes. */
+const open = (
+  server: Server & { readonly closeIdleConnections: () => void },
+  listener: Listener,
+  host: string,
+  port: number
+) => {
+  // Every connection, from its first byte: a shutdown must also end those still in their TLS
+  // handshake, which the HTTP server does not track.
+  const sockets = new Set<Socket>()
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket)
+    socket.once("close", () => sockets.delete(socket))
+  })
+  return Effect.acquireRelease(listen(server, listener, host, port), () => close(server, sockets))
+}
+
+export const layer = (options: EdgeOptions): Layer.Layer<EdgeAddresses, EdgeError, EdgeServices> =>
+  Layer.scoped(
+    EdgeAddresses,
+    Effect.gen(function* () {
+      const runtime = yield* Effect.runtime<EdgeServices>()
+      const httpServer = createHttpServer(serverTimeouts, yield* NodeHttpServer.makeHandler(httpApp))
+      const httpsServer = createHttpsServer(
+        { ...serverTimeouts, handshakeTimeout, SNICallback: makeSniCallback(runtime) },
+        yield* NodeHttpServer.makeHandler(httpsApp)
+      )
+      const http = yield* open(httpServer, "http", options.host, options.httpPort)
+      const https = yield* open(httpsServer, "https", options.host, options.httpsPort)
+      return { http, https }
+    })
+  )

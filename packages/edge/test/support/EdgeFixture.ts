@@ -1,0 +1,82 @@
+/**
+ * A running edge on 127.0.0.1 (ports chosen by the system) over the in-memory stores, with a local
+ * CA for real certificates, and the domain steps the tests set state up with: projects and domains
+ * go through the domain's own use cases, so the edge sees exactly what the product would store.
+ */
+import { LocalCertificateAuthority } from "@petstore/acme"
+import {
+  AccountName,
+  addDomain,
+  CertificateStore,
+  CustomDomain,
+  createProject,
+  DomainRepository,
+  type Hostname,
+  type Plan,
+  PlatformSettings,
+  ProjectId,
+  recordProjectDeploy
+} from "@petstore/domain"
+import { MemoryStore } from "@petstore/store-memory"
+import { Effect, Layer } from "effect"
+import type { EdgeServices } from "../../src/EdgeApps.js"
+import { EdgeServer } from "../../src/index.js"
+
+export const account = AccountName.make("docs-team")
+
+export const settingsLayer = Layer.succeed(PlatformSettings, {
+  platformDomain: "docs.test",
+  cnameTarget: "cname.docs.test",
+  caIdentifier: "letsencrypt.org"
+})
+
+export const loopbackOptions: EdgeServer.EdgeOptions = { host: "127.0.0.1", httpPort: 0, httpsPort: 0 }
+
+/** The edge over `stores`, with the stores themselves, the settings and a local CA. */
+export const edgeOver = <E>(stores: Layer.Layer<Exclude<EdgeServices, PlatformSettings>, E>) =>
+  EdgeServer.layer(loopbackOptions).pipe(
+    Layer.provideMerge(Layer.merge(stores, settingsLayer)),
+    Layer.merge(LocalCertificateAuthority.layer())
+  )
+
+/** The edge over fresh in-memory stores, for one test file. */
+export const TestEdgeLive = edgeOver(MemoryStore.layer)
+
+/** A project on `plan` with a successful deploy: what custom domains need. */
+export const deployedProject = (id: string, plan: Plan = "pro") =>
+  Effect.gen(function* () {
+    const projectId = ProjectId.make(id)
+    yield* createProject(account, projectId, plan)
+    yield* recordProjectDeploy(account, projectId, "succeeded")
+    return projectId
+  })
+
+/** A domain added to `projectId` and marked verified, as the worker would once DNS checks out. */
+export const verifiedDomain = (projectId: ProjectId, hostname: string) =>
+  Effect.gen(function* () {
+    const domain = yield* addDomain(account, projectId, hostname)
+    const domains = yield* DomainRepository
+    yield* domains.update(new CustomDomain({ ...domain, status: "verified" }))
+    return domain.hostname
+  })
+
+/** A certificate for `hostname` from the local CA, kept in the CertificateStore as the issuer would. */
+export const issueCertificate = (hostname: Hostname) =>
+  Effect.gen(function* () {
+    const authority = yield* LocalCertificateAuthority.LocalCertificateAuthority
+    const issued = yield* authority.issue(hostname)
+    const certificates = yield* CertificateStore
+    yield* certificates.save(hostname, {
+      certificatePem: issued.certificatePem,
+      chainPem: issued.chainPem,
+      privateKeyPem: issued.privateKeyPem,
+      notAfter: issued.notAfter
+    })
+    return issued
+  })
+
+/** The local CA's root: the one certificate the tests' TLS clients trust. */
+export const trustedRoot = Effect.map(
+  LocalCertificateAuthority.LocalCertificateAuthority,
+  (authority) => authority.rootCertificatePem
+)

@@ -1,0 +1,92 @@
+/**
+ * CertificateStore on PostgreSQL: one `certificates` row per hostname, replaced on each save. The
+ * private key is stored only as PrivateKeyCipher's encrypted text, bound to the hostname; reading it
+ * back with another secret fails (a `StorageError` saying so) rather than serving a wrong key. The
+ * row references its domain, so a certificate can only be kept for a stored domain and goes when the
+ * domain is removed.
+ */
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { CertificateStore, Hostname, type StoredCertificate } from "@petstore/domain"
+import { Effect, Layer, Option, Schema } from "effect"
+import { storageOperation } from "./internal/storageOperation.js"
+import { PrivateKeyCipher } from "./PrivateKeyCipher.js"
+
+/** A `certificates` row as written and selected below, the private key still encrypted. */
+const CertificateRow = Schema.Struct({
+  hostname: Hostname,
+  certificatePem: Schema.String,
+  chainPem: Schema.String,
+  privateKeyEncrypted: Schema.String,
+  notAfter: Schema.ValidDateFromSelf
+})
+type CertificateRow = typeof CertificateRow.Type
+
+export const make: Effect.Effect<CertificateStore["Type"], never, SqlClient.SqlClient | PrivateKeyCipher> =
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const cipher = yield* PrivateKeyCipher
+
+    const upsert = SqlSchema.void({
+      Request: CertificateRow,
+      execute: (row) => sql`
+      insert into certificates (hostname, certificate_pem, chain_pem, private_key_encrypted, not_after,
+        updated_at)
+      values (${row.hostname}, ${row.certificatePem}, ${row.chainPem}, ${row.privateKeyEncrypted},
+        ${row.notAfter}, now())
+      on conflict (hostname) do update set certificate_pem = excluded.certificate_pem,
+        chain_pem = excluded.chain_pem, private_key_encrypted = excluded.private_key_encrypted,
+        not_after = excluded.not_after, updated_at = excluded.updated_at`
+    })
+
+    const findByHostname = SqlSchema.findOne({
+      Request: Hostname,
+      Result: CertificateRow,
+      execute: (hostname) => sql`
+      select hostname, certificate_pem as "certificatePem", chain_pem as "chainPem",
+        private_key_encrypted as "privateKeyEncrypted", not_after as "notAfter"
+      from certificates where hostname = ${hostname}`
+    })
+
+    const remove = SqlSchema.void({
+      Request: Hostname,
+      execute: (hostname) => sql`delete from certificates where hostname = ${hostname}`
+    })
+
+    const decrypted = (row: CertificateRow) =>
+      Effect.map(
+        cipher.decrypt(row.privateKeyEncrypted, row.hostname),
+        (privateKeyPem): StoredCertificate => ({
+          certificatePem: row.certificatePem,
+          chainPem: row.chainPem,
+          privateKeyPem,
+          notAfter: row.notAfter
+        })
+      )
+
+    return CertificateStore.of({
+      save: (hostname, certificate) =>
+        cipher.encrypt(certificate.privateKeyPem, hostname).pipe(
+          Effect.flatMap((privateKeyEncrypted) =>
+            upsert({
+              hostname,
+              certificatePem: certificate.certificatePem,
+              chainPem: certificate.chainPem,
+              privateKeyEncrypted,
+              notAfter: certificate.notAfter
+            })
+          ),
+          storageOperation("CertificateStore.save")
+        ),
+      find: (hostname) =>
+        findByHostname(hostname).pipe(
+          Effect.flatMap(
+            Option.match({ onNone: () => Effect.succeedNone, onSome: (row) => Effect.asSome(decrypted(row)) })
+          ),
+          storageOperation("CertificateStore.find")
+        ),
+      remove: (hostname) => remove(hostname).pipe(storageOperation("CertificateStore.remove"))
+    })
+  })
+
+export const layer: Layer.Layer<CertificateStore, never, SqlClient.SqlClient | PrivateKeyCipher> =
+  Layer.effect(CertificateStore, make)

@@ -1,0 +1,176 @@
+/**
+ * What is particular to certificates on PostgreSQL, on a real server and on the embedded PGlite: the
+ * private key is stored encrypted (never the PEM), a store with another secret or a key moved to
+ * another row cannot read it and says so, and a certificate goes with its domain.
+ */
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { CertificateStore, DomainRepository } from "@petstore/domain"
+import { ContractFixtures, TestDatabase } from "@petstore/testing"
+import { Effect, Layer, Option, Redacted } from "effect"
+import {
+  EmbeddedPostgres,
+  PgCertificateStore,
+  PgMigrations,
+  PgStore,
+  PrivateKeyCipher
+} from "../src/index.js"
+import { temporaryDirectory } from "./temporaryDirectory.js"
+
+const secret = "test secret for PgCertificateStore, the right one"
+const otherSecret = "test secret for PgCertificateStore, another one"
+
+const clients: ReadonlyArray<readonly [string, Layer.Layer<SqlClient.SqlClient, unknown>]> = [
+  [
+    "PostgreSQL",
+    Layer.unwrapScoped(
+      Effect.map(TestDatabase.make, (database) => PgStore.clientLayer({ url: database.url }))
+    )
+  ],
+  [
+    "embedded PGlite",
+    Layer.unwrapScoped(
+      Effect.map(temporaryDirectory, (dataDirectory) => EmbeddedPostgres.clientLayer({ dataDirectory }))
+    )
+  ]
+]
+
+const store = (client: Layer.Layer<SqlClient.SqlClient, unknown>) =>
+  Layer.provideMerge(
+    Layer.mergeAll(PgStore.layer, PgStore.certificatesLayer).pipe(
+      Layer.provide(PrivateKeyCipher.layer(Redacted.make(secret)))
+    ),
+    Layer.provideMerge(PgMigrations.layer, client)
+  )
+
+/** The same table read through a store whose cipher has `withSecret`. */
+const storeWithSecret = (withSecret: string) =>
+  Effect.provide(PgCertificateStore.make, PrivateKeyCipher.layer(Redacted.make(withSecret)))
+
+const encryptedKeyOf = (sql: SqlClient.SqlClient, hostname: string) =>
+  sql<{ readonly encrypted: string }>`
+    select private_key_encrypted as encrypted from certificates where hostname = ${hostname}`
+
+for (const [name, client] of clients) {
+  layer(store(client), { excludeTestServices: true, timeout: 120_000 })(
+    `PgCertificateStore on ${name}`,
+    (it) => {
+      it.effect("the stored private key is encrypted text, never the PEM", () =>
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const certificates = yield* CertificateStore
+          const domain = yield* ContractFixtures.storedDomain()
+          const certificate = yield* ContractFixtures.freshCertificate()
+          const pem = Redacted.value(certificate.privateKeyPem)
+          yield* certificates.save(domain.hostname, certificate)
+
+          const [row] = yield* encryptedKeyOf(sql, domain.hostname)
+          const encrypted = row?.encrypted ?? ""
+          expect(encrypted).toMatch(/^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
+          expect(encrypted).not.toContain("PRIVATE KEY")
+          // Neither the PEM nor its base64 body (nor any line of it) is in the row.
+          for (const line of pem.split("\n").filter((text) => text.length > 8)) {
+            expect(encrypted).not.toContain(line)
+          }
+          const everything = yield* sql<{ readonly row: string }>`
+          select row_to_json(c)::text as row from certificates c where hostname = ${domain.hostname}`
+          expect(everything[0]?.row).toContain(certificate.certificatePem.split("\n")[1])
+          for (const line of pem.split("\n").filter((text) => text.length > 8)) {
+            expect(everything[0]?.row).not.toContain(line)
+          }
+          // Saving the same key again encrypts it afresh.
+          yield* certificates.save(domain.hostname, certificate)
+          const [again] = yield* encryptedKeyOf(sql, domain.hostname)
+          expect(again?.encrypted).not.toBe(encrypted)
+        })
+      )
+
+      it.effect(
+        "a store with another secret cannot read the key, and says so without revealing anything",
+        () =>
+          Effect.gen(function* () {
+            const certificates = yield* CertificateStore
+            const domain = yield* ContractFixtures.storedDomain()
+            const certificate = yield* ContractFixtures.freshCertificate()
+            const pem = Redacted.value(certificate.privateKeyPem)
+            yield* certificates.save(domain.hostname, certificate)
+
+            const other = yield* storeWithSecret(otherSecret)
+            const error = yield* Effect.flip(other.find(domain.hostname))
+            expect(error._tag).toBe("StorageError")
+            expect(error.operation).toBe("CertificateStore.find")
+            expect(error.message).toBe(
+              "CertificateStore.find failed: The stored private key cannot be decrypted: it was encrypted " +
+                "with another secret, for another hostname, or altered (check the configured secret)"
+            )
+            const described = `${error.message} ${JSON.stringify(error)} ${String(error)}`
+            for (const leaked of [
+              secret,
+              otherSecret,
+              "PRIVATE KEY",
+              ...pem.split("\n").filter((l) => l.length > 8)
+            ]) {
+              expect(described).not.toContain(leaked)
+            }
+            // An unknown hostname is still simply none; the right secret still reads the key.
+            expect(yield* other.find(yield* ContractFixtures.freshHostname())).toEqual(Option.none())
+            const same = yield* storeWithSecret(secret)
+            const found = yield* same.find(domain.hostname)
+            expect(Option.map(found, (stored) => Redacted.value(stored.privateKeyPem))).toEqual(
+              Option.some(pem)
+            )
+          })
+      )
+
+      it.effect("a key copied into another hostname's row does not decrypt there", () =>
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const certificates = yield* CertificateStore
+          const [a, b] = [yield* ContractFixtures.storedDomain(), yield* ContractFixtures.storedDomain()]
+          yield* certificates.save(a.hostname, yield* ContractFixtures.freshCertificate())
+          yield* certificates.save(b.hostname, yield* ContractFixtures.freshCertificate())
+          yield* sql`
+          update certificates set private_key_encrypted =
+            (select private_key_encrypted from certificates where hostname = ${a.hostname})
+          where hostname = ${b.hostname}`
+          const error = yield* Effect.flip(certificates.find(b.hostname))
+          expect(error.message).toContain("cannot be decrypted")
+          expect(Option.isSome(yield* certificates.find(a.hostname))).toBe(true)
+        })
+      )
+
+      it.effect("removing a domain, or its project, removes its certificate", () =>
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const certificates = yield* CertificateStore
+          const domains = yield* DomainRepository
+          const domain = yield* ContractFixtures.storedDomain()
+          yield* certificates.save(domain.hostname, yield* ContractFixtures.freshCertificate())
+          expect(yield* domains.remove(domain.projectId, domain.hostname)).toBe(true)
+          expect(yield* certificates.find(domain.hostname)).toEqual(Option.none())
+          // Added again, the hostname starts without a certificate.
+          yield* domains.insert(domain)
+          expect(yield* certificates.find(domain.hostname)).toEqual(Option.none())
+
+          // A removed project takes its domains, and so their certificates.
+          yield* certificates.save(domain.hostname, yield* ContractFixtures.freshCertificate())
+          yield* sql`delete from projects where id = ${domain.projectId}`
+          expect(yield* certificates.find(domain.hostname)).toEqual(Option.none())
+        })
+      )
+
+      it.effect("a certificate for a hostname that is not a stored domain is refused", () =>
+        Effect.gen(function* () {
+          const certificates = yield* CertificateStore
+          const hostname = yield* ContractFixtures.freshHostname()
+          const error = yield* Effect.flip(
+            certificates.save(hostname, yield* ContractFixtures.freshCertificate())
+          )
+          expect(error._tag).toBe("StorageError")
+          expect(error.operation).toBe("CertificateStore.save")
+          expect(yield* certificates.find(hostname)).toEqual(Option.none())
+        })
+      )
+    }
+  )
+}

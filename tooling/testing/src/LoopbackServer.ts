@@ -1,0 +1,175 @@
+/**
+ * Real servers on loopback for adapters' tests (DNS servers, an ACME CA), as processes tied to a
+ * scope: finding the program, a free port, spawning it (killed when the scope closes) and waiting
+ * until it answers. A missing program fails with a message saying what installs it: never a skip.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { createSocket } from "node:dgram"
+import { accessSync, constants } from "node:fs"
+import { createServer } from "node:net"
+import { delimiter, join } from "node:path"
+import { Data, Duration, Effect, Schedule, type Scope } from "effect"
+
+export class LoopbackServerError extends Data.TaggedError("LoopbackServerError")<{
+  readonly reason: "NotInstalled" | "NoFreePort" | "NotStarted" | "NotReady"
+  readonly message: string
+  readonly cause?: unknown
+}> {}
+
+/**
+ * The absolute path of `program` on PATH or in the sbin directories (dnsmasq lives in /usr/sbin).
+ * `hint` ends the message when it is missing: who needs it and what installs it.
+ */
+export const findProgram = (program: string, hint: string): Effect.Effect<string, LoopbackServerError> =>
+  Effect.suspend(() => {
+    const directories = [
+      ...(process.env.PATH ?? "").split(delimiter),
+      "/usr/local/sbin",
+      "/usr/sbin",
+      "/sbin"
+    ].filter((directory) => directory !== "")
+    for (const directory of directories) {
+      const candidate = join(directory, program)
+      try {
+        accessSync(candidate, constants.X_OK)
+        return Effect.succeed(candidate)
+      } catch {
+        // not here
+      }
+    }
+    return Effect.fail(
+      new LoopbackServerError({ reason: "NotInstalled", message: `${program} is not installed, and ${hint}` })
+    )
+  })
+
+/** A loopback port that is free for both UDP and TCP right now (DNS servers bind both). */
+export const freePort: Effect.Effect<number, LoopbackServerError> = Effect.tryPromise({
+  try: async () => {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const udp = createSocket("udp4")
+      const port = await new Promise<number>((resolve, reject) => {
+        udp.once("error", reject)
+        udp.bind(0, "127.0.0.1", () => resolve(udp.address().port))
+      })
+      const tcpFree = await new Promise<boolean>((resolve) => {
+        const tcp = createServer()
+        tcp.once("error", () => resolve(false))
+        tcp.listen(port, "127.0.0.1", () => tcp.close(() => resolve(true)))
+      })
+      await new Promise<void>((resolve) => udp.close(() => resolve()))
+      if (tcpFree) return port
+    }
+    throw new Error("no port free for both UDP and TCP after 20 attempts")
+  },
+  catch: (cause) =>
+    new LoopbackServerError({
+      reason: "NoFreePort",
+      message: `cannot find a free port: ${String(cause)}`,
+      cause
+    })
+})
+
+export interface Running {
+  readonly child: ChildProcess
+  /** Everything the process printed so far. */
+  readonly output: () => string
+  /** Set once the process has exited (or could not start). */
+  readonly exited: () => string | undefined
+}
+
+/** Spawns `command` (this process's environment plus `env`), kills it when the scope closes. */
+export const spawnScoped = (
+  command: string,
+  args: ReadonlyArray<string>,
+  env: Readonly<Record<string, string>> = {}
+): Effect.Effect<Running, LoopbackServerError, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.try({
+      try: (): Running => {
+        const child = spawn(command, args, {
+          stdio: ["ignore", "pipe", "pipe"],
+          env: { ...process.env, ...env }
+        })
+        let output = ""
+        let exited: string | undefined
+        const collect = (chunk: Buffer) => {
+          output += chunk.toString()
+        }
+        child.stdout?.on("data", collect)
+        child.stderr?.on("data", collect)
+        child.on("error", (error) => {
+          exited = `could not run: ${error.message}`
+        })
+        child.on("exit", (code, signal) => {
+          exited = `exited with ${code === null ? `signal ${signal}` : `code ${code}`}`
+        })
+        return { child, output: () => output, exited: () => exited }
+      },
+      catch: (cause) =>
+        new LoopbackServerError({
+          reason: "NotStarted",
+          message: `cannot start ${command}: ${String(cause)}`,
+          cause
+        })
+    }),
+    ({ child, exited }) =>
+      Effect.async<void>((resume) => {
+        if (exited() !== undefined || child.exitCode !== null) return resume(Effect.void)
+        const timer = setTimeout(() => child.kill("SIGKILL"), 3_000)
+        child.once("exit", () => {
+          clearTimeout(timer)
+          resume(Effect.void)
+        })
+        child.kill("SIGTERM")
+      })
+  )
+
+/**
+ * Succeeds once `probe` does, failing with the process's output if it exits or is still not ready
+ * after `timeout` (10 s by default). A failing probe (a refused connection) only means "not yet".
+ */
+export const awaitReady = (
+  name: string,
+  running: Running,
+  probe: Effect.Effect<void, unknown>,
+  timeout: Duration.DurationInput = Duration.seconds(10)
+): Effect.Effect<void, LoopbackServerError> =>
+  Effect.suspend(
+    (): Effect.Effect<void, LoopbackServerError | { readonly _tag: "NotYet"; readonly cause: unknown }> => {
+      const exited = running.exited()
+      return exited === undefined
+        ? Effect.mapError(probe, (cause) => ({ _tag: "NotYet" as const, cause }))
+        : Effect.fail(
+            new LoopbackServerError({
+              reason: "NotStarted",
+              message: `${name} ${exited}: ${running.output().trim()}`
+            })
+          )
+    }
+  ).pipe(
+    Effect.retry({
+      schedule: Schedule.spaced(Duration.millis(50)).pipe(Schedule.upTo(timeout)),
+      while: (error) => error._tag === "NotYet"
+    }),
+    Effect.catchTag("NotYet", (error) =>
+      Effect.fail(
+        new LoopbackServerError({
+          reason: "NotReady",
+          message: `${name} did not become ready in ${Duration.format(timeout)}: ${String(error.cause)}; output: ${running.output().trim()}`,
+          cause: error.cause
+        })
+      )
+    )
+  )
+
+/**
+ * Starts a server on fresh ports; a start that fails (a port taken meanwhile) is retried twice, a
+ * missing program is not.
+ */
+export const startWithRetry = <A, E>(
+  start: Effect.Effect<A, E | LoopbackServerError, Scope.Scope>
+): Effect.Effect<A, E | LoopbackServerError, Scope.Scope> =>
+  Effect.retry(start, {
+    times: 2,
+    while: (error) => !(error instanceof LoopbackServerError && error.reason === "NotInstalled")
+  })
