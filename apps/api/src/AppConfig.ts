@@ -4,7 +4,8 @@
 import { Config, ConfigError, Duration, Either, LogLevel, Option, type Redacted } from "effect"
 
 export type StorageChoice =
-  | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string> }
+  /** `dataDir` keeps what is not in the database: the generated secret, the CA's files. */
+  | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string>; readonly dataDir: string }
   | { readonly _tag: "Embedded"; readonly dataDir: string }
   | { readonly _tag: "Memory" }
 
@@ -21,7 +22,7 @@ export const StorageConfig: Config.Config<StorageChoice> = Config.all({
     if (chosen === "memory") return Either.right<StorageChoice>({ _tag: "Memory" })
     if (chosen === "embedded") return Either.right<StorageChoice>({ _tag: "Embedded", dataDir })
     return Option.isSome(url)
-      ? Either.right<StorageChoice>({ _tag: "Postgres", url: url.value })
+      ? Either.right<StorageChoice>({ _tag: "Postgres", url: url.value, dataDir })
       : Either.left(ConfigError.MissingData(["DATABASE_URL"], "PETSTORE_STORAGE=postgres needs DATABASE_URL"))
   })
 )
@@ -31,6 +32,18 @@ export const ServerConfig = Config.all({
   host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
   requestTimeout: Config.duration("PETSTORE_REQUEST_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10))),
   shutdownGrace: Config.duration("PETSTORE_SHUTDOWN_GRACE").pipe(Config.withDefault(Duration.seconds(10)))
+})
+
+/** The serving edge's listeners for custom domains (0: any free port, as the tests use). */
+export const EdgeConfig = Config.all({
+  httpPort: Config.integer("PETSTORE_EDGE_HTTP_PORT").pipe(
+    Config.validate({ message: "must be a port from 0 to 65535", validation: (n) => n >= 0 && n <= 65_535 }),
+    Config.withDefault(8080)
+  ),
+  httpsPort: Config.integer("PETSTORE_EDGE_HTTPS_PORT").pipe(
+    Config.validate({ message: "must be a port from 0 to 65535", validation: (n) => n >= 0 && n <= 65_535 }),
+    Config.withDefault(8443)
+  )
 })
 
 export const BootstrapKeyConfig = Config.redacted("PETSTORE_BOOTSTRAP_KEY").pipe(Config.option)

@@ -1,12 +1,13 @@
 /**
- * The API server as one layer: storage (migrated), the operator's bootstrap key, then the HTTP server,
- * which opens its port last.
+ * The API server as one layer: storage (migrated), the operator's bootstrap key, the serving edge
+ * for custom domains (HTTP and HTTPS), then the API's HTTP server, which opens its port last.
  */
 import { NodeDnsResolver } from "@petstore/dns"
 import { defaultAccountName, platformSettingsLayer, registerOperatorApiKey } from "@petstore/domain"
+import { EdgeServer } from "@petstore/edge"
 import { ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "@petstore/http"
 import { Effect, Layer, Option, Redacted } from "effect"
-import { BootstrapKeyConfig, ServerConfig, StorageConfig } from "./AppConfig.js"
+import { BootstrapKeyConfig, EdgeConfig, ServerConfig, StorageConfig } from "./AppConfig.js"
 import { exclusiveStorageCompanions, storageLayer } from "./Storage.js"
 
 const BootstrapKeyLive = Layer.effectDiscard(
@@ -25,6 +26,20 @@ export const ServerLive = Layer.unwrapEffect(
   Effect.gen(function* () {
     const server = yield* ServerConfig
     const storage = yield* StorageConfig
+    const edge = yield* EdgeConfig
+    // The edge is a second front door: when its ports are taken, the API keeps serving (logged loudly).
+    const edgeLive = Layer.scopedDiscard(
+      Effect.flatMap(EdgeServer.EdgeAddresses, ({ http, https }) =>
+        Effect.logInfo(
+          `edge serving custom domains on http://${http.host}:${http.port} and https://${https.host}:${https.port}`
+        )
+      )
+    ).pipe(
+      Layer.provide(EdgeServer.layer({ host: server.host, ...edge })),
+      Layer.catchAll((error) =>
+        Layer.effectDiscard(Effect.logError(`the edge is not serving custom domains: ${error.message}`))
+      )
+    )
     const announce = Layer.scopedDiscard(
       Effect.flatMap(ListeningAddress, ({ host, port }) =>
         Effect.logInfo(
@@ -35,7 +50,7 @@ export const ServerLive = Layer.unwrapEffect(
     return announce.pipe(
       Layer.provideMerge(PetstoreHttpServer(server)),
       Layer.provide(
-        Layer.mergeAll(PetstoreHttpApiLive, BootstrapKeyLive, exclusiveStorageCompanions(storage))
+        Layer.mergeAll(PetstoreHttpApiLive, BootstrapKeyLive, edgeLive, exclusiveStorageCompanions(storage))
       ),
       Layer.provide(storageLayer(storage)),
       Layer.provide(Layer.merge(NodeDnsResolver.layerConfig, platformSettingsLayer))

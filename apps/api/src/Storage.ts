@@ -1,7 +1,9 @@
 /**
- * The storage the configuration chose, with its migrations run before anything uses it.
+ * The storage the configuration chose, with its migrations run before anything uses it, and the
+ * certificate authority that goes with it.
  */
-import type { SqlClient } from "@effect/sql"
+
+import { CertificateAuthorityConfig } from "@petstore/acme"
 import {
   type ApiKeyRepository,
   domainCheckConfig,
@@ -10,7 +12,7 @@ import {
 } from "@petstore/domain"
 import { LocalApiKeyAdmin, RemoteApiKeyRepository } from "@petstore/http"
 import { MemoryStore } from "@petstore/store-memory"
-import { EmbeddedPostgres, PgMigrations, PgStore } from "@petstore/store-pg"
+import { EmbeddedPostgres, PgMigrations, PgStore, PrivateKeySecret } from "@petstore/store-pg"
 import { Effect, Layer, Option } from "effect"
 import type { StorageChoice } from "./AppConfig.js"
 
@@ -19,14 +21,27 @@ export const storageLayer = (choice: StorageChoice) => {
     case "Memory":
       return MemoryStore.layer
     case "Postgres":
-      return onPostgres(PgStore.clientLayer({ url: choice.url }))
     case "Embedded":
-      return onPostgres(EmbeddedPostgres.clientLayer({ dataDirectory: choice.dataDir }))
+      return PgStore.migratedLayer(postgresClient(choice), PrivateKeySecret.cipherLayer(choice.dataDir))
   }
 }
 
-const onPostgres = <E, R>(client: Layer.Layer<SqlClient.SqlClient, E, R>) =>
-  PgStore.layer.pipe(Layer.provide(PgMigrations.layer), Layer.provide(client))
+const postgresClient = (choice: Exclude<StorageChoice, { _tag: "Memory" }>) =>
+  choice._tag === "Postgres"
+    ? PgStore.clientLayer({ url: choice.url })
+    : EmbeddedPostgres.clientLayer({ dataDirectory: choice.dataDir })
+
+/** The key storage alone (the CLI needs no certificates, so no secret). */
+const keyStorageLayer = (choice: StorageChoice) =>
+  choice._tag === "Memory"
+    ? MemoryStore.layer
+    : PgStore.layer.pipe(Layer.provide(PgMigrations.layer), Layer.provide(postgresClient(choice)))
+
+/** The certificate authority: ACME when configured, else the local CA kept with the data. */
+export const certificateIssuerLayer = (choice: StorageChoice) =>
+  CertificateAuthorityConfig.issuerLayer(
+    choice._tag === "Memory" ? Option.none() : Option.some(choice.dataDir)
+  )
 
 /**
  * The API keys for the key CLI. The embedded database admits one process: while a server holds it,
@@ -35,13 +50,13 @@ const onPostgres = <E, R>(client: Layer.Layer<SqlClient.SqlClient, E, R>) =>
 export const apiKeyStorageLayer = (
   choice: StorageChoice
 ): Layer.Layer<ApiKeyRepository, StorageError | EmbeddedPostgres.EmbeddedPostgresError> => {
-  if (choice._tag !== "Embedded") return storageLayer(choice)
+  if (choice._tag !== "Embedded") return keyStorageLayer(choice)
   return Layer.unwrapEffect(
     Effect.gen(function* (): Effect.fn.Return<
       Layer.Layer<ApiKeyRepository, StorageError | EmbeddedPostgres.EmbeddedPostgresError>
     > {
       const owner = yield* EmbeddedPostgres.lockOwner(choice.dataDir)
-      if (Option.isNone(owner)) return storageLayer(choice)
+      if (Option.isNone(owner)) return keyStorageLayer(choice)
       const endpoint = yield* RemoteApiKeyRepository.findEndpoint(choice.dataDir)
       if (Option.isNone(endpoint)) {
         return Layer.fail(
@@ -57,14 +72,14 @@ export const apiKeyStorageLayer = (
 
 /**
  * What a server must run beside storage only it can open (embedded, memory): the key administration
- * for the CLI, and the domain checks a separate worker process would otherwise run.
+ * for the CLI, and the domain and certificate work a separate worker process would otherwise run.
  */
 export const exclusiveStorageCompanions = (choice: StorageChoice) =>
   choice._tag === "Postgres"
     ? Layer.empty
     : Layer.mergeAll(
         choice._tag === "Embedded" ? LocalApiKeyAdmin.layer({ directory: choice.dataDir }) : Layer.empty,
-        InProcessDomainChecks
+        InProcessDomainChecks.pipe(Layer.provide(certificateIssuerLayer(choice)))
       )
 
 const InProcessDomainChecks = Layer.scopedDiscard(

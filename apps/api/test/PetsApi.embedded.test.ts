@@ -1,17 +1,8 @@
 /**
  * The HTTP contract suite through a real server on the embedded PostgreSQL (PGlite) in a fresh data
- * directory, migrated exactly as the API process migrates it.
+ * directory, stored exactly as the API process stores it.
  */
 import { petsApiSuite } from "@petstore/http/testing"
-import { EmbeddedPostgres, PgMigrations, PgStore } from "@petstore/store-pg"
-import { Effect, Layer } from "effect"
-import { temporaryDirectory } from "./support/temporaryDirectory.js"
+import { embeddedTestStorage } from "./support/TestStorage.js"
 
-const client = Layer.unwrapScoped(
-  Effect.map(temporaryDirectory, (dataDirectory) => EmbeddedPostgres.clientLayer({ dataDirectory }))
-)
-
-petsApiSuite(
-  "embedded PostgreSQL",
-  PgStore.layer.pipe(Layer.provide(PgMigrations.layer), Layer.provide(client))
-)
+petsApiSuite("embedded PostgreSQL", embeddedTestStorage())

@@ -289,9 +289,11 @@ describe("the API process on PostgreSQL (DATABASE_URL)", () => {
       const database = await freshDatabase()
       const unusedDataDir = join(await temporaryDirectory(), "not-used")
       const key = randomKey()
+      // With the secret configured, a server on PostgreSQL writes nothing locally.
       const env = {
         DATABASE_URL: database.url,
         PETSTORE_DATA_DIR: unusedDataDir,
+        PETSTORE_SECRET_KEY: "process-test-secret-0123456789abcdef",
         PETSTORE_BOOTSTRAP_KEY: key
       }
       const server = await startServer(env)
@@ -305,7 +307,8 @@ describe("the API process on PostgreSQL (DATABASE_URL)", () => {
         "pets",
         "api_keys",
         "idempotency_keys",
-        "custom_domains"
+        "custom_domains",
+        "certificates"
       ])
       const ready = await send(server.baseUrl, "/readyz")
       expect(ready.status, ready.text).toBe(200)

@@ -7,7 +7,7 @@
  */
 import { Clock, Effect } from "effect"
 import { caaProblem, checkCaa } from "./CaaPolicy.js"
-import { CertificateIssuer, CertificateStore } from "./CertificateIssuer.js"
+import { CertificateIssuer, CertificateStore, type OrderState } from "./CertificateIssuer.js"
 import { diagnoseDelay } from "./CertificateLifecycle.js"
 import type { CustomDomain } from "./CustomDomain.js"
 import { observeDomain } from "./CustomDomains.js"
@@ -48,6 +48,29 @@ export const diagnoseCertificate = (domain: CustomDomain, verdict?: DomainVerdic
     })
   })
 
+/** A finished order: the certificate stored and `issued`, or the CA's refusal with the diagnosis. */
+const settle = (
+  domain: CustomDomain,
+  state: Extract<OrderState, { readonly _tag: "Valid" | "Invalid" }>,
+  now: Date
+) =>
+  Effect.gen(function* () {
+    if (state._tag === "Invalid") {
+      return orderRefused(domain, state.reason, yield* diagnoseCertificate(domain), now)
+    }
+    const { certificatePem, chainPem, notAfter, privateKeyPem } = state
+    yield* Effect.flatMap(CertificateStore, (store) =>
+      store.save(domain.hostname, { certificatePem, chainPem, privateKeyPem, notAfter })
+    )
+    // CAs backdate notBefore; the owner is told when the certificate actually arrived.
+    return certificateIssued(domain, { issuedAt: now, expiresAt: notAfter })
+  })
+
+const isFinished = (
+  state: OrderState
+): state is Extract<OrderState, { readonly _tag: "Valid" | "Invalid" }> =>
+  state._tag === "Valid" || state._tag === "Invalid"
+
 /**
  * Moves the certificate of `domain` on, when work on it is due at the clock's time; otherwise returns
  * it unchanged. `verdict`: the domain was checked a moment ago (in the same job), no need to ask again.
@@ -63,15 +86,20 @@ export const advanceCertificate = (domain: CustomDomain, verdict?: DomainVerdict
       const current = domain.certificate.status === "issued" ? renewCertificate(domain, now) : domain
       const causes = yield* diagnoseCertificate(current, verdict)
       if (causes.length > 0) return attemptBlocked(current, causes, now)
-      return yield* issuer.startOrder(current.hostname).pipe(
-        Effect.map((opened) => orderStarted(current, opened, now)),
-        Effect.catchTag("CertificateIssuerError", (error) =>
-          Effect.as(
-            Effect.logWarning(`opening a certificate order for ${current.hostname} failed`, error.message),
-            attemptBlocked(current, [caUnreachable], now)
-          )
+      const opened = yield* issuer.startOrder(current.hostname).pipe(Effect.either)
+      if (opened._tag === "Left") {
+        yield* Effect.logWarning(
+          `opening a certificate order for ${current.hostname} failed`,
+          opened.left.message
         )
-      )
+        return attemptBlocked(current, [caUnreachable], now)
+      }
+      const started = orderStarted(current, opened.right, now)
+      // A CA that issues at once (the local one) needs no second visit; a failed look waits for the poll.
+      const first = yield* Effect.option(issuer.pollOrder(opened.right))
+      return first._tag === "Some" && isFinished(first.value)
+        ? yield* settle(started, first.value, now)
+        : started
     }
 
     // The diagnosis costs DNS lookups: run only when its result will be shown.
@@ -88,18 +116,7 @@ export const advanceCertificate = (domain: CustomDomain, verdict?: DomainVerdict
       const causes = yield* causesIfLate
       return attemptBlocked(domain, causes.length > 0 ? causes : [caUnreachable], now)
     }
-    switch (state.right._tag) {
-      case "Valid": {
-        const { certificatePem, chainPem, notAfter, privateKeyPem } = state.right
-        yield* Effect.flatMap(CertificateStore, (store) =>
-          store.save(domain.hostname, { certificatePem, chainPem, privateKeyPem, notAfter })
-        )
-        // CAs backdate notBefore; the owner is told when the certificate actually arrived.
-        return certificateIssued(domain, { issuedAt: now, expiresAt: notAfter })
-      }
-      case "Invalid":
-        return orderRefused(domain, state.right.reason, yield* diagnoseCertificate(domain), now)
-      default:
-        return orderWaiting(domain, yield* causesIfLate, now)
-    }
+    return isFinished(state.right)
+      ? yield* settle(domain, state.right, now)
+      : orderWaiting(domain, yield* causesIfLate, now)
   })

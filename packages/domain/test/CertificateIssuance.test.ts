@@ -110,6 +110,19 @@ describe("certificate issuance by the worker", () => {
     }).pipe(Effect.provide(fakeWorld))
   )
 
+  it.effect("a CA that issues at once: issued in the job that opened the order", () =>
+    Effect.gen(function* () {
+      const world = yield* FakeWorld
+      yield* world.setCa("issuesAtOnce")
+      yield* verified
+      yield* checkDueDomains(options)
+      const domain = yield* current
+      expect(domain.certificate.status).toBe("issued")
+      expect(domain.certificate.issuedAt).toStrictEqual(new Date(t0))
+      expect(Option.isSome(yield* world.storedCertificate(hostname))).toBe(true)
+    }).pipe(Effect.provide(fakeWorld))
+  )
+
   it.effect(
     "CAA forbidding the CA: no order, delayed at 30 minutes naming the record; fixed + Re-verify: issued",
     () =>

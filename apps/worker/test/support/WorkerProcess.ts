@@ -3,6 +3,8 @@
  * variables, and cleans up whatever a test leaves behind (processes are killed, servers closed).
  */
 import type { ChildProcess } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { NodeProcess } from "@petstore/testing"
@@ -59,7 +61,10 @@ const startedPattern = /"petstore worker (\S+) checking domains/
 
 /** Spawns `node dist/main.js` with `env`; it is killed (SIGKILL) at clean-up if still running. */
 export const startWorker = (env: Record<string, string>): WorkerProcess => {
-  const worker = spawnNode(mainScript, { cwd: appDirectory, env })
+  // Its own data directory (generated secret, local CA), never the checkout's.
+  const dataDir = mkdtempSync(join(tmpdir(), "petstore-worker-test-"))
+  onCleanUp(async () => rmSync(dataDir, { recursive: true, force: true }))
+  const worker = spawnNode(mainScript, { cwd: appDirectory, env: { PETSTORE_DATA_DIR: dataDir, ...env } })
   onCleanUp(worker.kill)
   const started = async (timeoutMs = 30_000) => {
     await waitUntil(

@@ -48,9 +48,9 @@ export interface DnsEntry {
 
 /**
  * How the fake CA behaves: `issues` answers an order Pending on its first poll and Valid on the
- * next; `stalls` keeps it Pending; `refuses` makes it Invalid; `unreachable` fails every call.
+ * next; `issuesAtOnce` Valid on the first (like the local CA); `stalls` keeps it Pending; `refuses` makes it Invalid; `unreachable` fails every call.
  */
-export type CaBehaviour = "issues" | "stalls" | "refuses" | "unreachable"
+export type CaBehaviour = "issues" | "issuesAtOnce" | "stalls" | "refuses" | "unreachable"
 
 export const caIdentifier = "letsencrypt.org"
 export const certificateLifetime = Duration.days(90)
@@ -160,7 +160,9 @@ export const fakeWorld: Layer.Layer<
           if (behaviour === "refuses") {
             return { _tag: "Invalid", reason: "the CA could not reach the challenge" } satisfies OrderState
           }
-          if (behaviour === "stalls" || order.polls === 0) return { _tag: "Pending" } satisfies OrderState
+          if (behaviour === "stalls" || (behaviour === "issues" && order.polls === 0)) {
+            return { _tag: "Pending" } satisfies OrderState
+          }
           const now = yield* Clock.currentTimeMillis
           return {
             _tag: "Valid",
