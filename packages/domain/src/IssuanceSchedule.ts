@@ -97,12 +97,11 @@ export const orderStarted = (domain: CustomDomain, order: OrderRef, now: Date): 
     })
   )
 
-/**
- * The CA has not finished the order yet. `causes` is the diagnosis, run only once the delay is due
- * (see {@link isDelayDue}); before that it is ignored.
- */
-export const orderWaiting = (
+/** Another attempt after a backoff from `first` to `longest`, keeping the open order or not. */
+const tryAgain = (
   domain: CustomDomain,
+  keepOrder: boolean,
+  interval: { readonly first: Duration.Duration; readonly longest: Duration.Duration },
   causes: ReadonlyArray<Problem>,
   now: Date
 ): CustomDomain => {
@@ -111,14 +110,21 @@ export const orderWaiting = (
     domain,
     new Issuance({
       requestedAt: domain.issuance?.requestedAt ?? now,
-      order: domain.issuance?.order ?? null,
-      nextAttemptAt: plus(now, backoff(attempts, firstPollAfter, longestPollInterval)),
+      order: keepOrder ? (domain.issuance?.order ?? null) : null,
+      nextAttemptAt: plus(now, backoff(attempts, interval.first, interval.longest)),
       attempts
     }),
     causes,
     now
   )
 }
+
+/**
+ * The CA has not finished the order yet. `causes` is the diagnosis, run only once the delay is due
+ * (see {@link isDelayDue}); before that it is ignored.
+ */
+export const orderWaiting = (domain: CustomDomain, causes: ReadonlyArray<Problem>, now: Date): CustomDomain =>
+  tryAgain(domain, true, { first: firstPollAfter, longest: longestPollInterval }, causes, now)
 
 /**
  * No order was opened or the open one cannot go on: DNS or CAA would make the CA refuse (`causes`),
@@ -128,20 +134,8 @@ export const attemptBlocked = (
   domain: CustomDomain,
   causes: ReadonlyArray<Problem>,
   now: Date
-): CustomDomain => {
-  const attempts = (domain.issuance?.attempts ?? 0) + 1
-  return noProgress(
-    domain,
-    new Issuance({
-      requestedAt: domain.issuance?.requestedAt ?? now,
-      order: null,
-      nextAttemptAt: plus(now, backoff(attempts, firstRetryAfter, longestRetryInterval)),
-      attempts
-    }),
-    causes,
-    now
-  )
-}
+): CustomDomain =>
+  tryAgain(domain, false, { first: firstRetryAfter, longest: longestRetryInterval }, causes, now)
 
 /** The problem shown when the CA itself could not be reached for 30 minutes (its details stay in the logs). */
 export const caUnreachable = new Problem({

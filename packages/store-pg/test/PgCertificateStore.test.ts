@@ -6,34 +6,13 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { CertificateStore, DomainRepository } from "@petstore/domain"
-import { ContractFixtures, TestDatabase } from "@petstore/testing"
+import { ContractFixtures } from "@petstore/testing"
 import { Effect, Layer, Option, Redacted } from "effect"
-import {
-  EmbeddedPostgres,
-  PgCertificateStore,
-  PgMigrations,
-  PgStore,
-  PrivateKeyCipher
-} from "../src/index.js"
-import { temporaryDirectory } from "./temporaryDirectory.js"
+import { PgCertificateStore, PgMigrations, PgStore, PrivateKeyCipher } from "../src/index.js"
+import { bothServers } from "./bothServers.js"
 
 const secret = "test secret for PgCertificateStore, the right one"
 const otherSecret = "test secret for PgCertificateStore, another one"
-
-const clients: ReadonlyArray<readonly [string, Layer.Layer<SqlClient.SqlClient, unknown>]> = [
-  [
-    "PostgreSQL",
-    Layer.unwrapScoped(
-      Effect.map(TestDatabase.make, (database) => PgStore.clientLayer({ url: database.url }))
-    )
-  ],
-  [
-    "embedded PGlite",
-    Layer.unwrapScoped(
-      Effect.map(temporaryDirectory, (dataDirectory) => EmbeddedPostgres.clientLayer({ dataDirectory }))
-    )
-  ]
-]
 
 const store = (client: Layer.Layer<SqlClient.SqlClient, unknown>) =>
   Layer.provideMerge(
@@ -51,7 +30,7 @@ const encryptedKeyOf = (sql: SqlClient.SqlClient, hostname: string) =>
   sql<{ readonly encrypted: string }>`
     select private_key_encrypted as encrypted from certificates where hostname = ${hostname}`
 
-for (const [name, client] of clients) {
+for (const [name, client] of bothServers) {
   layer(store(client), { excludeTestServices: true, timeout: 120_000 })(
     `PgCertificateStore on ${name}`,
     (it) => {

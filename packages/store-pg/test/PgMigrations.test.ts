@@ -4,25 +4,9 @@
  */
 import { Migrator, SqlClient, type SqlError } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { TestDatabase } from "@petstore/testing"
-import { Effect, Exit, Layer } from "effect"
-import { EmbeddedPostgres, PgMigrations, PgStore } from "../src/index.js"
-import { temporaryDirectory } from "./temporaryDirectory.js"
-
-const servers: ReadonlyArray<readonly [string, Layer.Layer<SqlClient.SqlClient, unknown>]> = [
-  [
-    "PostgreSQL",
-    Layer.unwrapScoped(
-      Effect.map(TestDatabase.make, (database) => PgStore.clientLayer({ url: database.url }))
-    )
-  ],
-  [
-    "embedded PGlite",
-    Layer.unwrapScoped(
-      Effect.map(temporaryDirectory, (dataDirectory) => EmbeddedPostgres.clientLayer({ dataDirectory }))
-    )
-  ]
-]
+import { Effect, Exit } from "effect"
+import { PgMigrations } from "../src/index.js"
+import { bothServers } from "./bothServers.js"
 
 /** The SQLSTATE of a failed statement. */
 const sqlState = <A>(exit: Exit.Exit<A, SqlError.SqlError>): string | undefined => {
@@ -39,7 +23,7 @@ const foreignKeyViolation = "23503"
 const uniqueViolation = "23505"
 const generatedAlways = "428C9"
 
-for (const [name, client] of servers) {
+for (const [name, client] of bothServers) {
   layer(client, { excludeTestServices: true, timeout: 120_000 })(`PgMigrations on ${name}`, (it) => {
     it.effect("the first run applies every migration, the next ones none", () =>
       Effect.gen(function* () {
@@ -259,7 +243,7 @@ for (const [name, client] of servers) {
   })
 }
 
-for (const [name, client] of servers) {
+for (const [name, client] of bothServers) {
   // A database of its own: the schema as it was before certificates, with data, then migrated.
   layer(client, { excludeTestServices: true, timeout: 120_000 })(`PgMigrations upgrade on ${name}`, (it) => {
     it.effect(
