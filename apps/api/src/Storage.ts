@@ -3,7 +3,7 @@
  * certificate authority that goes with it.
  */
 
-import { CertificateAuthorityConfig } from "@petstore/acme"
+import * as CertificateAuthorityConfig from "@petstore/acme/CertificateAuthorityConfig"
 import {
   type ApiKeyRepository,
   domainCheckConfig,

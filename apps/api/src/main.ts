@@ -9,7 +9,11 @@ import { describeFailure } from "./Failure.js"
 import { ServerLive } from "./Server.js"
 
 const main = Effect.flatMap(LogLevelConfig, (level) =>
-  Layer.launch(ServerLive).pipe(Logger.withMinimumLogLevel(level))
+  Layer.launch(ServerLive).pipe(
+    Logger.withMinimumLogLevel(level),
+    // No trace exporter is configured: spans would be built per request and per query for nobody.
+    Effect.withTracerEnabled(false)
+  )
 ).pipe(
   Effect.tapErrorCause((cause) =>
     Cause.isInterruptedOnly(cause)

@@ -5,7 +5,7 @@
  */
 import { hostname } from "node:os"
 import { NodeRuntime } from "@effect/platform-node"
-import { CertificateAuthorityConfig } from "@petstore/acme"
+import * as CertificateAuthorityConfig from "@petstore/acme/CertificateAuthorityConfig"
 import { NodeDnsResolver } from "@petstore/dns"
 import { domainCheckConfig, platformSettingsLayer, runDomainChecks } from "@petstore/domain"
 import { PgStore, PrivateKeySecret } from "@petstore/store-pg"
@@ -35,7 +35,9 @@ const main = Effect.gen(function* () {
   )
   return yield* runDomainChecks(options).pipe(
     Effect.onInterrupt(() => Effect.logInfo(`petstore worker ${holder} stopping; its leases are given back`)),
-    Logger.withMinimumLogLevel(level)
+    Logger.withMinimumLogLevel(level),
+    // No trace exporter is configured: spans would be built per job and per query for nobody.
+    Effect.withTracerEnabled(false)
   )
 }).pipe(
   Effect.provide(Layer.mergeAll(StorageLive, NodeDnsResolver.layerConfig, platformSettingsLayer)),

@@ -4,14 +4,16 @@
  * and its account key kept once in the data directory); unset, the local CA kept in the data directory
  * (in memory when there is none), so a server started with no configuration shows the whole lifecycle
  * with no network. The ACME CA's HTTPS endpoint is trusted through the standard NODE_EXTRA_CA_CERTS.
+ *
+ * The CA code (acme-client, X.509) is loaded on the first certificate to issue, not at start-up: it
+ * costs most of a second, which a server that never issues (or not yet) should not pay to start.
+ * Import this module by its own path (`@petstore/acme/CertificateAuthorityConfig`) to keep it so.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { type CertificateIssuer, CertificateIssuerError, type Http01ChallengeStore } from "@petstore/domain"
-import * as acme from "acme-client"
-import { Config, type ConfigError, Effect, Layer, Option, Redacted } from "effect"
-import * as AcmeCertificateIssuer from "./AcmeCertificateIssuer.js"
-import * as LocalCertificateAuthority from "./LocalCertificateAuthority.js"
+import { CertificateIssuer, CertificateIssuerError, Http01ChallengeStore } from "@petstore/domain"
+import { Config, type ConfigError, Context, Effect, Layer, Option, Redacted } from "effect"
+import { rootCertificateFile } from "./LocalCaFiles.js"
 
 /** The ACME account key's file in the data directory. */
 export const accountKeyFile = "acme-account.pem"
@@ -23,6 +25,8 @@ export const AcmeConfig = Config.all({
   email: Config.string("PETSTORE_ACME_EMAIL").pipe(Config.option)
 })
 
+const describe = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
+
 const isAlreadyThere = (cause: unknown) =>
   typeof cause === "object" && cause !== null && (cause as { code?: unknown }).code === "EEXIST"
 
@@ -33,6 +37,7 @@ const accountKeyIn = (directory: string) =>
       await mkdir(directory, { recursive: true, mode: 0o700 })
       const path = join(directory, accountKeyFile)
       try {
+        const acme = await import("acme-client")
         await writeFile(path, await acme.crypto.createPrivateKey(), { mode: 0o600, flag: "wx" })
       } catch (cause) {
         if (!isAlreadyThere(cause)) throw cause
@@ -41,15 +46,33 @@ const accountKeyIn = (directory: string) =>
     },
     catch: (cause) =>
       new CertificateIssuerError({
-        message: `The ACME account key cannot be kept in ${directory}: ${cause instanceof Error ? cause.message : String(cause)}`
+        message: `The ACME account key cannot be kept in ${directory}: ${describe(cause)}`
       })
+  })
+
+const loadFailed = (cause: unknown) =>
+  new CertificateIssuerError({
+    message: `The certificate authority's code cannot be loaded: ${describe(cause)}`
+  })
+
+/** An issuer built on its first use (once, whatever the concurrency); a failed build is tried again next time. */
+const onFirstUse = (
+  build: Effect.Effect<CertificateIssuer["Type"], CertificateIssuerError>
+): Effect.Effect<CertificateIssuer["Type"]> =>
+  Effect.map(Effect.cachedInvalidateWithTTL(build, Infinity), ([cached, invalidate]) => {
+    const issuer = cached.pipe(Effect.tapError(() => invalidate))
+    return CertificateIssuer.of({
+      startOrder: (hostname) => Effect.flatMap(issuer, (real) => real.startOrder(hostname)),
+      pollOrder: (order) => Effect.flatMap(issuer, (real) => real.pollOrder(order))
+    })
   })
 
 /** The configured issuer; `dataDirectory` none: nothing is kept (memory storage). */
 export const issuerLayer = (
   dataDirectory: Option.Option<string>
-): Layer.Layer<CertificateIssuer, CertificateIssuerError | ConfigError.ConfigError, Http01ChallengeStore> =>
-  Layer.unwrapEffect(
+): Layer.Layer<CertificateIssuer, ConfigError.ConfigError, Http01ChallengeStore> =>
+  Layer.effect(
+    CertificateIssuer,
     Effect.gen(function* () {
       const { directoryUrl, email } = yield* AcmeConfig
       if (Option.isNone(directoryUrl)) {
@@ -59,21 +82,39 @@ export const issuerLayer = (
             onNone: () =>
               "certificates come from a local CA kept in memory (PETSTORE_ACME_DIRECTORY_URL is unset)",
             onSome: (path) =>
-              `certificates come from the local CA in ${path} (PETSTORE_ACME_DIRECTORY_URL is unset); trust ${join(path, LocalCertificateAuthority.rootCertificateFile)} to browse the edge`
+              `certificates come from the local CA in ${path} (PETSTORE_ACME_DIRECTORY_URL is unset); trust ${join(path, rootCertificateFile)} to browse the edge`
           })
         )
-        return LocalCertificateAuthority.issuerLayer(
-          Option.isSome(directory) ? { directory: directory.value } : {}
+        return yield* onFirstUse(
+          Effect.tryPromise({ try: () => import("./LocalCertificateAuthority.js"), catch: loadFailed }).pipe(
+            Effect.flatMap((local) =>
+              Effect.map(
+                local.make(Option.isSome(directory) ? { directory: directory.value } : {}),
+                local.asIssuer
+              )
+            )
+          )
         )
       }
-      const accountKeyPem = Option.isSome(dataDirectory)
-        ? yield* accountKeyIn(dataDirectory.value)
-        : undefined
+      const challenges = yield* Http01ChallengeStore
       yield* Effect.logInfo(`certificates come from the ACME CA at ${directoryUrl.value.href}`)
-      return AcmeCertificateIssuer.layer({
-        directoryUrl: directoryUrl.value.href,
-        ...(Option.isSome(email) ? { email: email.value } : {}),
-        ...(accountKeyPem === undefined ? {} : { accountKeyPem })
-      })
+      return yield* onFirstUse(
+        Effect.gen(function* () {
+          const accountKeyPem = Option.isSome(dataDirectory)
+            ? yield* accountKeyIn(dataDirectory.value)
+            : undefined
+          const acme = yield* Effect.tryPromise({
+            try: () => import("./AcmeCertificateIssuer.js"),
+            catch: loadFailed
+          })
+          return yield* acme
+            .make({
+              directoryUrl: directoryUrl.value.href,
+              ...(Option.isSome(email) ? { email: email.value } : {}),
+              ...(accountKeyPem === undefined ? {} : { accountKeyPem })
+            })
+            .pipe(Effect.provide(Context.make(Http01ChallengeStore, challenges)))
+        })
+      )
     })
   )

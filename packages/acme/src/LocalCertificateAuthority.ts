@@ -19,6 +19,7 @@ import { join } from "node:path"
 import * as x509 from "@peculiar/x509"
 import { CertificateIssuer, CertificateIssuerError, type Hostname, OrderRef } from "@petstore/domain"
 import { Context, Duration, Effect, Encoding, Layer, Option, Redacted, Schedule } from "effect"
+import { rootCertificateFile, rootKeyFile } from "./LocalCaFiles.js"
 
 export interface Options {
   /** Where the root is kept (created if missing); in memory only when absent. */
@@ -48,8 +49,7 @@ export class LocalCertificateAuthority extends Context.Tag("@petstore/acme/Local
   }
 >() {}
 
-export const rootCertificateFile = "root.crt"
-export const rootKeyFile = "root.key"
+export { rootCertificateFile, rootKeyFile } from "./LocalCaFiles.js"
 
 const defaultLeafValidity = Duration.days(90)
 const rootValidity = Duration.days(3653)

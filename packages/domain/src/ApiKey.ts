@@ -5,8 +5,10 @@
  * by hash and the final comparison is constant-time. Randomness and hashing use the Web Crypto API,
  * which every JavaScript runtime has, so this module imports nothing platform-specific.
  */
+
 import { Effect, Encoding, Schema } from "effect"
 import { AccountName } from "./Account.js"
+import { Sha256 } from "./Sha256.js"
 
 /** Every generated key starts with this, so a leaked key is recognisable by secret scanners. */
 export const apiKeyPrefix = "pk_live_"
@@ -56,11 +58,8 @@ export const generateApiKeyId: Effect.Effect<ApiKeyId> = Effect.sync(() =>
 )
 
 export const hashApiKeyToken = (token: string): Effect.Effect<ApiKeyHash> =>
-  Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))).pipe(
-    Effect.map((digest) => ApiKeyHash.make(Encoding.encodeHex(new Uint8Array(digest))))
-  )
+  Effect.flatMap(Sha256, (sha256) => Effect.map(sha256(token), ApiKeyHash.make))
 
-/** Compares two strings in time that depends only on their length, never on where they differ. */
 export const constantTimeEquals = (a: string, b: string): boolean => {
   const length = Math.max(a.length, b.length)
   let difference = a.length ^ b.length

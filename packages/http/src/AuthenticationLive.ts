@@ -4,7 +4,7 @@
  */
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Authentication, Unauthorized, Unavailable } from "@petstore/api"
-import { ApiKeyRepository, authenticate } from "@petstore/domain"
+import { ApiKeyRepository, authenticate, Sha256 } from "@petstore/domain"
 import { Effect, Layer } from "effect"
 
 const realm = 'Bearer realm="petstore"'
@@ -24,12 +24,14 @@ export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function* () {
     const keys = yield* ApiKeyRepository
+    const sha256 = yield* Sha256
     return {
       apiKey: () =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           return yield* authenticate(request.headers.authorization).pipe(
-            Effect.provideService(ApiKeyRepository, keys)
+            Effect.provideService(ApiKeyRepository, keys),
+            Effect.provideService(Sha256, sha256)
           )
         }).pipe(
           Effect.catchTags({

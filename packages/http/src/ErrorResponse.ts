@@ -59,7 +59,9 @@ const isBodyTooLarge = (error: HttpServerError.RequestError): boolean =>
 const routeNotFoundResponse = (request: HttpServerRequest.HttpServerRequest) => {
   const path = new URL(request.url, "http://localhost").pathname
   const allowed = allowedMethods(path)
-  if (allowed.length === 0) {
+  // The method is allowed on this shape of path, yet no route took it (an undecodable segment such
+  // as `%zz`): there is no such resource, rather than a wrong method.
+  if (allowed.length === 0 || allowed.includes(request.method)) {
     return errorResponse(new NotFound({ code: "not_found", message: `no resource at ${path}`, status: 404 }))
   }
   return HttpServerResponse.unsafeJson(

@@ -11,11 +11,14 @@ import { NodeHttpServerRequest } from "@effect/platform-node"
 import { JsonBody, maxRequestBodyBytes, PayloadTooLarge, UnsupportedMediaType } from "@petstore/api"
 import { Effect, Layer, Option } from "effect"
 
-/** `application/json`, or any `+json` type, with or without parameters such as `charset`. */
+/**
+ * `application/json`, with or without parameters such as `charset`. Other `+json` types are refused
+ * (415): the operations define no such media type, and their bodies would not be read as JSON.
+ */
 export const isJsonMediaType = (contentType: string | undefined): boolean => {
   if (contentType === undefined) return false
   const essence = contentType.split(";")[0]?.trim().toLowerCase() ?? ""
-  return essence === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(essence)
+  return essence === "application/json"
 }
 
 const tooLarge = new PayloadTooLarge({

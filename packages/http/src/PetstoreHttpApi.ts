@@ -11,6 +11,7 @@ import { EdgeHandlers } from "./EdgeHandlers.js"
 import { GetPetDeprecationLive } from "./GetPetDeprecationLive.js"
 import { HealthHandlers } from "./HealthHandlers.js"
 import { JsonBodyLive } from "./JsonBodyLive.js"
+import * as NodeSha256 from "./NodeSha256.js"
 import { PetsHandlers } from "./PetsHandlers.js"
 import { ProjectsHandlers } from "./ProjectsHandlers.js"
 
@@ -18,7 +19,11 @@ export const openApiPath = "/v1/openapi.json"
 
 const ApiLive = HttpApiBuilder.api(PetstoreApi).pipe(
   Layer.provide([PetsHandlers, HealthHandlers, ProjectsHandlers, EdgeHandlers]),
-  Layer.provide([AuthenticationLive, JsonBodyLive, GetPetDeprecationLive])
+  Layer.provide([
+    AuthenticationLive.pipe(Layer.provide(NodeSha256.layer)),
+    JsonBodyLive,
+    GetPetDeprecationLive
+  ])
 )
 
 export const PetstoreHttpApiLive = Layer.mergeAll(

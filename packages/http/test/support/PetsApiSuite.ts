@@ -167,6 +167,15 @@ export const petsApiSuite = <E>(name: string, storage: Layer.Layer<Ports, E>) =>
           })
         )
 
+        it.effect("an id segment that cannot be decoded is a 404, not a 405 naming the method it used", () =>
+          Effect.gen(function* () {
+            const server = yield* TestServer
+            const response = yield* server.request("/v1/pets/%zz")
+            yield* expectError(response, 404, "not_found")
+            expect(response.headers.get("allow")).toBeNull()
+          })
+        )
+
         it.effect("a body that is not JSON is a 415", () =>
           Effect.gen(function* () {
             const server = yield* TestServer
@@ -182,6 +191,12 @@ export const petsApiSuite = <E>(name: string, storage: Layer.Layer<Ports, E>) =>
               body: "name=Rex&categoryId=1"
             })
             yield* expectError(form, 415, "unsupported_media_type")
+            const mergePatch = yield* server.request("/v1/pets", {
+              method: "POST",
+              headers: { "content-type": "application/merge-patch+json" },
+              body: JSON.stringify({ name: "Rex", categoryId: 1 })
+            })
+            yield* expectError(mergePatch, 415, "unsupported_media_type")
             const withCharset = yield* server.request("/v1/pets", {
               method: "POST",
               headers: { "content-type": "application/json; charset=utf-8" },

@@ -10,5 +10,6 @@ export const storageOperation =
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, StorageError, R> =>
     effect.pipe(
       Effect.mapError((cause) => new StorageError({ operation, cause })),
-      Effect.withSpan(operation)
+      // No stack capture: it would cost an Error per query, and the operation's name says where.
+      Effect.withSpan(operation, { captureStackTrace: false })
     )
