@@ -9,8 +9,9 @@ import type { AddressInfo } from "node:net"
 import { HttpApiBuilder, HttpIncomingMessage } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { maxRequestBodyBytes } from "@petstore/api"
-import { Context, Duration, Effect, Layer, Option } from "effect"
-import { withRequestLifecycle } from "./RequestLifecycle.js"
+import { Context, Duration, Effect, Layer, Option, Runtime } from "effect"
+import { armDeadline, ensureRequestId, registerRequestFiber } from "./RequestDeadline.js"
+import { logRequest, withRequestLifecycle } from "./RequestLifecycle.js"
 
 export interface PetstoreHttpServerOptions {
   readonly port: number
@@ -51,8 +52,10 @@ export const PetstoreHttpServer = (options: PetstoreHttpServerOptions) =>
     Effect.gen(function* () {
       const app = yield* HttpApiBuilder.httpApp
       const handler = yield* NodeHttpServer.makeHandler(
-        withRequestLifecycle({ timeout: options.requestTimeout })(app)
+        withRequestLifecycle({ register: registerRequestFiber })(app)
       ).pipe(HttpIncomingMessage.withMaxBodySize(Option.some(maxRequestBodyBytes)))
+      const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+      const deadline = Duration.toMillis(options.requestTimeout)
       // Node's own limits sit just outside the handled deadline; the headers limit is slow-loris
       // protection (node requires it not to exceed the request limit).
       const nodeRequestTimeout = Duration.toMillis(options.requestTimeout) + 5_000
@@ -61,7 +64,22 @@ export const PetstoreHttpServer = (options: PetstoreHttpServerOptions) =>
         requestTimeout: nodeRequestTimeout,
         keepAliveTimeout: 5_000
       })
-      server.on("request", handler)
+      server.on("request", (request, response) => {
+        ensureRequestId(request)
+        const startedAt = Date.now()
+        armDeadline(request, response, deadline, (requestId) => {
+          runFork(
+            logRequest({
+              requestId,
+              method: request.method ?? "",
+              path: (request.url ?? "").split("?")[0] ?? "",
+              status: 503,
+              durationMs: Date.now() - startedAt
+            })
+          )
+        })
+        handler(request, response)
+      })
       const address = yield* Effect.acquireRelease(listen(server, options), () =>
         close(server, options.shutdownGrace)
       )

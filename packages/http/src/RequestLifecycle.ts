@@ -1,11 +1,11 @@
 /**
- * What every request goes through, whatever its route: a request id (echoed or generated), a
- * server-side deadline, and one structured log line when it is answered.
+ * What every request goes through, whatever its route: a request id (echoed or generated), every
+ * failure turned into the one error body, and one structured log line when it is answered. The
+ * server-side deadline is kept outside, by the server (RequestDeadline), which this registers with.
  */
 import { type HttpApp, HttpBody, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Unavailable } from "@petstore/api"
-import { Clock, type Duration, Effect } from "effect"
-import { errorResponse, responseForCause } from "./ErrorResponse.js"
+import { Clock, Effect } from "effect"
+import { responseForCause } from "./ErrorResponse.js"
 
 /** A client's `X-Request-Id` is kept when it is short, visible ASCII; otherwise a new one is made. */
 export const acceptableRequestId = (value: string | undefined): value is string =>
@@ -19,39 +19,35 @@ const withJsonCharset = (response: HttpServerResponse.HttpServerResponse) =>
     ? HttpServerResponse.setBody(response, HttpBody.uint8Array(response.body.body, jsonContentType))
     : response
 
+/** One log line per answered request. */
+export const logRequest = (fields: {
+  readonly requestId: string
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  readonly durationMs: number
+}) => Effect.logInfo("request").pipe(Effect.annotateLogs(fields))
+
 export const withRequestLifecycle =
-  (options: { readonly timeout: Duration.DurationInput }) =>
+  (options: { readonly register?: Effect.Effect<void, never, HttpServerRequest.HttpServerRequest> } = {}) =>
   <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R> =>
     Effect.gen(function* () {
+      if (options.register !== undefined) yield* options.register
       const request = yield* HttpServerRequest.HttpServerRequest
       const header = request.headers["x-request-id"]
       const requestId = acceptableRequestId(header) ? header : globalThis.crypto.randomUUID()
       const startedAt = yield* Clock.currentTimeMillis
       const response = yield* app.pipe(
         Effect.catchAllCause((cause) => responseForCause(cause, request)),
-        Effect.timeoutTo({
-          duration: options.timeout,
-          onSuccess: (response) => response,
-          onTimeout: () =>
-            errorResponse(
-              new Unavailable({
-                code: "unavailable",
-                message: "the request took too long; retry later",
-                status: 503
-              })
-            )
-        }),
         Effect.annotateLogs("requestId", requestId)
       )
       const finishedAt = yield* Clock.currentTimeMillis
-      yield* Effect.logInfo("request").pipe(
-        Effect.annotateLogs({
-          requestId,
-          method: request.method,
-          path: request.url.split("?")[0] ?? request.url,
-          status: response.status,
-          durationMs: finishedAt - startedAt
-        })
-      )
+      yield* logRequest({
+        requestId,
+        method: request.method,
+        path: request.url.split("?")[0] ?? request.url,
+        status: response.status,
+        durationMs: finishedAt - startedAt
+      })
       return HttpServerResponse.setHeader(withJsonCharset(response), "x-request-id", requestId)
     })

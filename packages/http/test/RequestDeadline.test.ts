@@ -1,6 +1,6 @@
 /**
  * Every request has a server-side deadline: a dependency that hangs yields a 503 within it, never a
- * client left waiting.
+ * client left waiting, and the hung work is interrupted (it holds nothing past the deadline).
  */
 import { expect, layer } from "@effect/vitest"
 import { IdempotencyRepository, PetRepository, StorageHealth } from "@petstore/domain"
@@ -13,11 +13,21 @@ import {
 import { Clock, Effect, Layer } from "effect"
 import { json, TestServer, TestServerLive } from "./support/TestServer.js"
 
+/** How many hung storage calls were interrupted, counted by the storage itself. */
+let interrupted = 0
+const hang = Effect.never.pipe(
+  Effect.onInterrupt(() =>
+    Effect.sync(() => {
+      interrupted += 1
+    })
+  )
+)
+
 const HangingStorage = Layer.mergeAll(
   Layer.succeed(PetRepository, {
-    create: () => Effect.never,
-    findById: () => Effect.never,
-    list: () => Effect.never
+    create: () => hang,
+    findById: () => hang,
+    list: () => hang
   }),
   Layer.succeed(IdempotencyRepository, { reserve: () => Effect.never, release: () => Effect.never }),
   Layer.succeed(StorageHealth, { check: Effect.never }),
@@ -39,10 +49,22 @@ layer(TestServerLive(HangingStorage, { requestTimeout: "1 second" }), { excludeT
           const elapsed = (yield* Clock.currentTimeMillis) - started
           expect(response.status).toBe(503)
           expect(response.headers.get("retry-after")).toBe("5")
-          expect(yield* json(response)).toMatchObject({ code: "unavailable", status: 503 })
+          expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8")
+          expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+          expect(yield* json(response)).toEqual({
+            code: "unavailable",
+            message: "the request took too long; retry later",
+            status: 503
+          })
           expect(elapsed).toBeGreaterThanOrEqual(900)
           expect(elapsed).toBeLessThan(4_000)
         }
+        // Both hung storage calls were interrupted at their deadline, not left running.
+        yield* Effect.sleep("100 millis")
+        expect(interrupted).toBe(2)
+        const traced = yield* server.request("/v1/pets", { headers: { "x-request-id": "trace-deadline" } })
+        expect(traced.status).toBe(503)
+        expect(traced.headers.get("x-request-id")).toBe("trace-deadline")
       })
     )
 
