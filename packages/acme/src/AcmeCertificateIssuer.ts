@@ -30,6 +30,10 @@ export interface Options {
   readonly accountKeyPem?: Redacted.Redacted<string> | string
 }
 
+/** A new ACME account key (PEM), to be kept. */
+export const createAccountKey = (): Promise<string> =>
+  acme.crypto.createPrivateKey().then((key) => key.toString())
+
 /** The message of anything thrown, without its stack. */
 const describe = (cause: unknown): string => {
   if (cause instanceof Error) return cause.message

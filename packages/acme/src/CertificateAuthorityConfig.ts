@@ -37,8 +37,8 @@ const accountKeyIn = (directory: string) =>
       await mkdir(directory, { recursive: true, mode: 0o700 })
       const path = join(directory, accountKeyFile)
       try {
-        const acme = await import("acme-client")
-        await writeFile(path, await acme.crypto.createPrivateKey(), { mode: 0o600, flag: "wx" })
+        const { createAccountKey } = await import("./AcmeCertificateIssuer.js")
+        await writeFile(path, await createAccountKey(), { mode: 0o600, flag: "wx" })
       } catch (cause) {
         if (!isAlreadyThere(cause)) throw cause
       }
