@@ -5,11 +5,10 @@
 import { type ChildProcess, execFile } from "node:child_process"
 import { mkdtemp, rm } from "node:fs/promises"
 import { request as httpRequest } from "node:http"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { NodeProcess, TestDatabase } from "@petstore/testing"
+import { LoopbackServer, NodeProcess, TestDatabase } from "@petstore/testing"
 import { Effect, Exit, Scope } from "effect"
 
 export const appDirectory = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
@@ -39,17 +38,8 @@ export const freshDatabase = async (): Promise<TestDatabase.TestDatabase["Type"]
   return Effect.runPromise(Scope.extend(TestDatabase.make, scope))
 }
 
-/** A port nobody listens on right now (the system's choice for port 0, released at once). */
-export const freePort = (): Promise<number> =>
-  new Promise((resolvePromise, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => (port > 0 ? resolvePromise(port) : reject(new Error("no port assigned"))))
-    })
-  })
+/** A port nobody listens on right now. */
+export const freePort = (): Promise<number> => Effect.runPromise(LoopbackServer.freePort)
 
 export const randomKey = (): string => `pk_test_${globalThis.crypto.randomUUID().replaceAll("-", "")}`
 

@@ -4,11 +4,10 @@
  */
 import { mkdtemp, rm } from "node:fs/promises"
 import { request as httpRequest } from "node:http"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { NodeProcess, TestDatabase } from "@petstore/testing"
+import { LoopbackServer, NodeProcess, TestDatabase } from "@petstore/testing"
 import { Effect, Exit, Scope } from "effect"
 
 export const benchDirectory = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
@@ -29,17 +28,6 @@ export const freshDatabase = async (): Promise<TestDatabase.TestDatabase["Type"]
   cleanups.register(() => Effect.runPromise(Scope.close(scope, Exit.void)))
   return Effect.runPromise(Scope.extend(TestDatabase.make, scope))
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((resolvePromise, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => (port > 0 ? resolvePromise(port) : reject(new Error("no port assigned"))))
-    })
-  })
 
 export interface HttpResponse {
   readonly status: number
@@ -124,7 +112,7 @@ export const startThreeServers = async (
   const dataDirectory = await temporaryDirectory("petstore-bench-test-")
   const urls: Partial<Record<ServerName, string>> = {}
   for (const name of serverNames) {
-    const port = await freePort()
+    const port = await Effect.runPromise(LoopbackServer.freePort)
     const env: Record<string, string> = { DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1" }
     const product = {
       LOG_LEVEL: "Warn",
