@@ -247,7 +247,7 @@ for (const [name, client] of bothServers) {
   // A database of its own: the schema as it was before certificates, with data, then migrated.
   layer(client, { excludeTestServices: true, timeout: 120_000 })(`PgMigrations upgrade on ${name}`, (it) => {
     it.effect(
-      "migrating a database with domains: work is due at their next check, certificates start empty",
+      "migrating a database with domains: work is due at their next check, a verified one's certificate is asked for",
       () =>
         Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
@@ -274,10 +274,17 @@ for (const [name, client] of bothServers) {
             readonly issuance: unknown
             readonly workDueAt: Date | null
           }>`select hostname, issuance, work_due_at as "workDueAt" from custom_domains order by hostname`
-          expect(rows).toEqual([
-            { hostname: "due.example.com", issuance: null, workDueAt: new Date("2026-03-01T12:00:00Z") },
-            { hostname: "idle.example.com", issuance: null, workDueAt: null }
-          ])
+          const [due, verified] = rows
+          expect(due).toEqual({
+            hostname: "due.example.com",
+            issuance: null,
+            workDueAt: new Date("2026-03-01T12:00:00Z")
+          })
+          expect(verified?.hostname).toBe("idle.example.com")
+          expect(verified?.issuance).toMatchObject({ order: null, attempts: 0 })
+          const requestedAt = (verified?.issuance as { requestedAt?: string } | undefined)?.requestedAt ?? ""
+          expect(Date.parse(requestedAt)).toBe(verified?.workDueAt?.getTime())
+          expect(Math.abs((verified?.workDueAt?.getTime() ?? 0) - Date.now())).toBeLessThan(60_000)
           expect(yield* sql`select * from certificates`).toEqual([])
           expect(yield* sql`select * from http01_challenges`).toEqual([])
         })

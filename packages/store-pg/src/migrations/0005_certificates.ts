@@ -5,6 +5,9 @@
  * the worker has anything to do for the domain and a partial index on it serves claims (it replaces
  * the index on the next check alone).
  *
+ * Domains verified before this migration get their certificate asked for now (no order yet), so
+ * that the worker picks them up like any domain that has just verified.
+ *
  * Issued certificates are kept by hostname with their private key encrypted (PrivateKeyCipher's
  * versioned text, never the PEM); removing a domain removes its certificate. HTTP-01 key
  * authorizations are kept by token while the CA validates them, for every process that answers.
@@ -22,6 +25,12 @@ export default Effect.gen(function* () {
         generated always as (least(verification_next_check_at, issuance_next_attempt_at)) stored,
       add constraint custom_domains_issuance_next_attempt
         check (issuance_next_attempt_at is null or issuance is not null)`
+  yield* sql`
+    update custom_domains
+    set issuance = jsonb_build_object(
+          'requestedAt', to_jsonb(now()), 'order', null, 'nextAttemptAt', to_jsonb(now()), 'attempts', 0),
+        issuance_next_attempt_at = now()
+    where status = 'verified' and issuance is null`
   yield* sql`drop index custom_domains_due`
   yield* sql`
     create index custom_domains_work_due on custom_domains (work_due_at, position)
