@@ -269,6 +269,17 @@ const rootIn = (directory: string): Effect.Effect<Root, CertificateIssuerError> 
   )
 }
 
+/** The root's authority key identifier extension, the same in every leaf: computed once per root. */
+const authorityKeyIdentifiers = new WeakMap<Root, Promise<x509.AuthorityKeyIdentifierExtension>>()
+const authorityKeyIdentifier = (root: Root): Promise<x509.AuthorityKeyIdentifierExtension> => {
+  const known = authorityKeyIdentifiers.get(root)
+  if (known !== undefined) return known
+  const made = x509.AuthorityKeyIdentifierExtension.create(root.certificate.publicKey, false, webCrypto)
+  authorityKeyIdentifiers.set(root, made)
+  made.catch(() => authorityKeyIdentifiers.delete(root))
+  return made
+}
+
 const leaf = (
   root: Root,
   hostname: string,
@@ -304,7 +315,7 @@ const leaf = (
               new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
               new x509.SubjectAlternativeNameExtension([{ type: "dns", value: name }]),
               await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, webCrypto),
-              await x509.AuthorityKeyIdentifierExtension.create(root.certificate.publicKey, false, webCrypto)
+              await authorityKeyIdentifier(root)
             ]
           },
           webCrypto

@@ -85,6 +85,10 @@ describe("LocalCertificateAuthority", () => {
         expect(keyMatches(issued.certificatePem, issued.privateKeyPem)).toBe(true)
         expect(String(issued.privateKeyPem)).not.toContain("PRIVATE KEY")
         expect(issued.chainPem).toBe(authority.rootCertificatePem)
+        // A later leaf (the root's key identifier is computed once) names the same issuer key.
+        const later = new X509Certificate((yield* authority.issue("later.example.test")).certificatePem)
+        expect(later.checkIssued(root)).toBe(true)
+        expect(later.verify(root.publicKey)).toBe(true)
       })
     )
 
