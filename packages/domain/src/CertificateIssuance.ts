@@ -19,6 +19,7 @@ import {
   certificateIssued,
   isDelayDue,
   isIssuanceDue,
+  isRenewal,
   orderRefused,
   orderStarted,
   orderWaiting,
@@ -83,7 +84,7 @@ export const advanceCertificate = (domain: CustomDomain, verdict?: DomainVerdict
     const order = domain.issuance.order
 
     if (order === null) {
-      const current = domain.certificate.status === "issued" ? renewCertificate(domain, now) : domain
+      const current = isRenewal(domain) ? renewCertificate(domain, now) : domain
       const causes = yield* diagnoseCertificate(current, verdict)
       if (causes.length > 0) return attemptBlocked(current, causes, now)
       const opened = yield* issuer.startOrder(current.hostname).pipe(Effect.either)

@@ -17,6 +17,10 @@ export const certificateDelayAfter = Duration.minutes(30)
 /** An issued certificate is renewed this long before it expires. */
 export const renewBefore = Duration.days(30)
 
+/** When a certificate expiring at `expiresAt` is due for renewal. */
+export const renewalDueAt = (expiresAt: Date): Date =>
+  new Date(expiresAt.getTime() - Duration.toMillis(renewBefore))
+
 /** The CA issued the certificate. */
 export const issued = (
   certificate: Certificate,
@@ -51,7 +55,7 @@ export const delayed = (certificate: Certificate, problems: ReadonlyArray<Proble
 export const needsRenewal = (certificate: Certificate, now: Date): boolean =>
   certificate.status === "issued" &&
   certificate.expiresAt !== null &&
-  now.getTime() >= certificate.expiresAt.getTime() - Duration.toMillis(renewBefore)
+  now.getTime() >= renewalDueAt(certificate.expiresAt).getTime()
 
 /**
  * Re-verify (or a renewal): a new order. The dates of the certificate already issued are kept, as it

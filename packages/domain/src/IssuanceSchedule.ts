@@ -14,7 +14,7 @@ import {
   delayed,
   issuanceFailed,
   issued,
-  renewBefore,
+  renewalDueAt,
   restartIssuance
 } from "./CertificateLifecycle.js"
 import { Certificate, CustomDomain, Issuance } from "./CustomDomain.js"
@@ -154,7 +154,7 @@ export const certificateIssued = (
     new Issuance({
       requestedAt: domain.issuance?.requestedAt ?? validity.issuedAt,
       order: null,
-      nextAttemptAt: new Date(validity.expiresAt.getTime() - Duration.toMillis(renewBefore)),
+      nextAttemptAt: renewalDueAt(validity.expiresAt),
       attempts: 0
     }),
     issued(domain.certificate, validity)

@@ -23,6 +23,13 @@ export const unavailableRetryAfterSeconds = 5
 
 const isApiError = Schema.is(ApiError)
 
+/** The one error body, `{code, message, status}`. */
+export const errorBody = (error: ApiError) => ({
+  code: error.code,
+  message: error.message,
+  status: error.status
+})
+
 export const errorResponse = (
   error: ApiError,
   headers: Readonly<Record<string, string>> = {}
@@ -32,10 +39,7 @@ export const errorResponse = (
     extra["retry-after"] = String(unavailableRetryAfterSeconds)
   }
 
-  return HttpServerResponse.unsafeJson(
-    { code: error.code, message: error.message, status: error.status },
-    { status: error.status, headers: extra }
-  )
+  return HttpServerResponse.unsafeJson(errorBody(error), { status: error.status, headers: extra })
 }
 
 /** `["limit"]` + "must be…" → "limit: must be…"; the body itself is called `body`. */

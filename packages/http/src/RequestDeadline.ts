@@ -8,8 +8,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
+import { Unavailable } from "@petstore/api"
 import { Effect, type Fiber, FiberId } from "effect"
-import { unavailableRetryAfterSeconds } from "./ErrorResponse.js"
+import { errorBody, unavailableRetryAfterSeconds } from "./ErrorResponse.js"
 import { acceptableRequestId, jsonContentType } from "./RequestLifecycle.js"
 
 /** The fiber answering each request in flight, by its Node request. */
@@ -36,11 +37,11 @@ export const ensureRequestId = (request: IncomingMessage): string => {
   return generated
 }
 
-const deadlineBody = JSON.stringify({
-  code: "unavailable",
-  message: "the request took too long; retry later",
-  status: 503
-})
+const deadlineBody = JSON.stringify(
+  errorBody(
+    new Unavailable({ code: "unavailable", message: "the request took too long; retry later", status: 503 })
+  )
+)
 
 /**
  * Arms the deadline of one request; `onExpired` is told when it answered (to log it). Disarmed when
