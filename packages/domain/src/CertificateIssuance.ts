@@ -12,7 +12,6 @@ import { diagnoseDelay } from "./CertificateLifecycle.js"
 import type { CustomDomain } from "./CustomDomain.js"
 import { observeDomain } from "./CustomDomains.js"
 import type { Problem } from "./DomainProblem.js"
-import type { DomainVerdict } from "./DomainVerdict.js"
 import {
   attemptBlocked,
   caUnreachable,
@@ -29,17 +28,14 @@ import { PlatformSettings } from "./PlatformSettings.js"
 
 /**
  * The three checks the specification tells a person to run, run by the service: the domain checked
- * again (unless `verdict` is a check made a moment ago), and the CAA rule for the configured CA.
- * Empty: nothing stands in the way.
+ * again (its owner may have changed DNS since it verified, even a moment ago) and the CAA rule for
+ * the configured CA. Empty: nothing stands in the way.
  */
-export const diagnoseCertificate = (domain: CustomDomain, verdict?: DomainVerdict) =>
+export const diagnoseCertificate = (domain: CustomDomain) =>
   Effect.gen(function* () {
     const { caIdentifier } = yield* PlatformSettings
     const [observed, caa] = yield* Effect.all(
-      [
-        verdict === undefined ? observeDomain(domain) : Effect.succeed(verdict),
-        checkCaa(domain.hostname, caIdentifier)
-      ],
+      [observeDomain(domain), checkCaa(domain.hostname, caIdentifier)],
       { concurrency: "unbounded" }
     )
     return diagnoseDelay({
@@ -74,9 +70,9 @@ const isFinished = (
 
 /**
  * Moves the certificate of `domain` on, when work on it is due at the clock's time; otherwise returns
- * it unchanged. `verdict`: the domain was checked a moment ago (in the same job), no need to ask again.
+ * it unchanged.
  */
-export const advanceCertificate = (domain: CustomDomain, verdict?: DomainVerdict) =>
+export const advanceCertificate = (domain: CustomDomain) =>
   Effect.gen(function* () {
     const now = new Date(yield* Clock.currentTimeMillis)
     if (!isIssuanceDue(domain, now) || domain.issuance === null) return domain
@@ -85,7 +81,7 @@ export const advanceCertificate = (domain: CustomDomain, verdict?: DomainVerdict
 
     if (order === null) {
       const current = isRenewal(domain) ? renewCertificate(domain, now) : domain
-      const causes = yield* diagnoseCertificate(current, verdict)
+      const causes = yield* diagnoseCertificate(current)
       if (causes.length > 0) return attemptBlocked(current, causes, now)
       const opened = yield* issuer.startOrder(current.hostname).pipe(Effect.either)
       if (opened._tag === "Left") {

@@ -11,16 +11,16 @@ import { applyVerdict } from "./DomainLifecycle.js"
 import { DomainRepository } from "./DomainRepository.js"
 
 /**
- * All the work due on one domain: its verification check when due, then its certificate (a domain
- * that has just verified gets its order opened in the same step).
+ * The work due on one domain: its verification check when that is due, otherwise its certificate.
+ * A domain that has just verified gets its order in a job of its own (due at once), so a round of
+ * cheap DNS checks that owners are waiting on is never held up by a certificate authority.
  */
 export const workOnDomain = (domain: CustomDomain) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const { nextCheckAt } = domain.verification
     if (nextCheckAt === null || nextCheckAt.getTime() > now) return yield* advanceCertificate(domain)
-    const verdict = yield* observeDomain(domain)
-    return yield* advanceCertificate(applyVerdict(domain, verdict, new Date(now)), verdict)
+    return applyVerdict(domain, yield* observeDomain(domain), new Date(now))
   })
 
 export interface DueCheckOptions {

@@ -463,6 +463,9 @@ describe("checkDueDomains", () => {
       expect(
         Option.getOrThrow(yield* world.storedDomain("later.example.com")).verification.lastCheckedAt
       ).toStrictEqual(now)
+      // Only the domain that just verified has work left at once: its certificate, a job of its own.
+      expect(yield* checkDueDomains(options)).toStrictEqual({ claimed: 1, completed: 1, abandoned: 0 })
+      expect(yield* world.ordersOpened).toStrictEqual(["b.example.com"])
       expect(yield* checkDueDomains(options)).toStrictEqual({ claimed: 0, completed: 0, abandoned: 0 })
     }).pipe(Effect.provide(fakeWorld))
   )
