@@ -3,11 +3,17 @@
  * for custom domains (HTTP and HTTPS), then the API's HTTP server, which opens its port last.
  */
 import { NodeDnsResolver } from "@petstore/dns"
-import { defaultAccountName, platformSettingsLayer, registerOperatorApiKey } from "@petstore/domain"
+import {
+  defaultAccountName,
+  platformSettingsLayer,
+  rateLimitsLayer,
+  registerOperatorApiKey
+} from "@petstore/domain"
 import { EdgeServer } from "@petstore/edge"
 import { ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "@petstore/http"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { BootstrapKeyConfig, EdgeConfig, ServerConfig, StorageConfig } from "./AppConfig.js"
+import { rateLimitStoreLayer } from "./RateLimitStore.js"
 import { exclusiveStorageCompanions, storageLayer } from "./Storage.js"
 
 const BootstrapKeyLive = Layer.effectDiscard(
@@ -53,7 +59,14 @@ export const ServerLive = Layer.unwrapEffect(
         Layer.mergeAll(PetstoreHttpApiLive, BootstrapKeyLive, edgeLive, exclusiveStorageCompanions(storage))
       ),
       Layer.provide(storageLayer(storage)),
-      Layer.provide(Layer.merge(NodeDnsResolver.layerConfig, platformSettingsLayer))
+      Layer.provide(
+        Layer.mergeAll(
+          NodeDnsResolver.layerConfig,
+          platformSettingsLayer,
+          rateLimitsLayer,
+          rateLimitStoreLayer
+        )
+      )
     )
   })
 )

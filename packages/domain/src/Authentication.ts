@@ -3,12 +3,14 @@
  */
 import { Effect, Option } from "effect"
 import type { AccountName } from "./Account.js"
-import { constantTimeEquals, hashApiKeyToken, isWellFormedBearerToken } from "./ApiKey.js"
+import { type ApiKeyId, constantTimeEquals, hashApiKeyToken, isWellFormedBearerToken } from "./ApiKey.js"
 import { ApiKeyRepository } from "./ApiKeyRepository.js"
 import { type StorageError, Unauthenticated } from "./Errors.js"
 
 export interface Caller {
   readonly account: AccountName
+  /** The key the request was made with: what its rate limit counts against. */
+  readonly keyId: ApiKeyId
 }
 
 /**
@@ -37,5 +39,5 @@ export const authenticate = (
       return yield* new Unauthenticated({ tokenPresented: true })
     }
     if (Option.isSome(found.value.revokedAt)) return yield* new Unauthenticated({ tokenPresented: true })
-    return { account: found.value.account }
+    return { account: found.value.account, keyId: found.value.id }
   })

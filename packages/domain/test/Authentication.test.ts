@@ -187,10 +187,11 @@ const authenticateWithFakes = (header: string | undefined) =>
   })
 
 describe("authenticate", () => {
-  it.effect("returns the account of a valid key", () =>
+  it.effect("returns the account of a valid key and the key itself", () =>
     Effect.gen(function* () {
-      expect(yield* authenticateWithFakes(`Bearer ${validToken}`)).toStrictEqual({ account: "acme" })
-      expect(yield* authenticateWithFakes(`bearer ${validToken}`)).toStrictEqual({ account: "acme" })
+      const caller = { account: "acme", keyId: "key_0000000000000001" }
+      expect(yield* authenticateWithFakes(`Bearer ${validToken}`)).toStrictEqual(caller)
+      expect(yield* authenticateWithFakes(`bearer ${validToken}`)).toStrictEqual(caller)
     })
   )
 

@@ -15,6 +15,7 @@ import {
 import fc from "fast-check"
 import {
   AccountName,
+  ApiKeyId,
   type Caller,
   createPet,
   decideIdempotency,
@@ -253,8 +254,8 @@ const makeFake = Effect.gen(function* () {
   }
 })
 
-const acme: Caller = { account: AccountName.make("acme") }
-const globex: Caller = { account: AccountName.make("globex") }
+const acme: Caller = { account: AccountName.make("acme"), keyId: ApiKeyId.make("key_acme") }
+const globex: Caller = { account: AccountName.make("globex"), keyId: ApiKeyId.make("key_globex") }
 const key = Option.some(IdempotencyKey.make("8e03978e-40d5-43e8-bc93-6894a57f9324"))
 const rex = Schema.decodeUnknownSync(NewPet)({ name: "Rex", categoryId: 1 })
 const tom = Schema.decodeUnknownSync(NewPet)({ name: "Tom", categoryId: 2, status: "pending" })

@@ -1,7 +1,9 @@
 /**
  * The implemented `PetstoreApi`: handlers, middleware, the OpenAPI document at `/v1/openapi.json` and
- * the interactive reference at `/docs`. It needs the domain's ports and nothing else.
+ * the interactive reference at `/docs`. It needs the domain's ports, the rate limits and a store for
+ * their counters (`RateLimiterStore`: memory or Redis, the app's choice), and nothing else.
  */
+import { RateLimiter } from "@effect/experimental"
 import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
 import { PetstoreApi } from "@petstore/api"
 import { Layer } from "effect"
@@ -14,6 +16,7 @@ import { JsonBodyLive } from "./JsonBodyLive.js"
 import * as NodeSha256 from "./NodeSha256.js"
 import { PetsHandlers } from "./PetsHandlers.js"
 import { ProjectsHandlers } from "./ProjectsHandlers.js"
+import * as RequestRateLimiter from "./RequestRateLimiter.js"
 
 export const openApiPath = "/v1/openapi.json"
 
@@ -23,7 +26,8 @@ const ApiLive = HttpApiBuilder.api(PetstoreApi).pipe(
     AuthenticationLive.pipe(Layer.provide(NodeSha256.layer)),
     JsonBodyLive,
     GetPetDeprecationLive
-  ])
+  ]),
+  Layer.provide(RequestRateLimiter.layer.pipe(Layer.provide(RateLimiter.layer)))
 )
 
 export const PetstoreHttpApiLive = Layer.mergeAll(

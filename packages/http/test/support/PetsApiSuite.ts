@@ -271,7 +271,7 @@ export const petsApiSuite = <E>(name: string, storage: Layer.Layer<Ports, E>) =>
             expect(healthz.status).toBe(200)
             const readyz = yield* server.request("/readyz", { key: null })
             expect(readyz.status).toBe(200)
-            expect(yield* json(readyz)).toEqual({ status: "ok", checks: { storage: "ok" } })
+            expect(yield* json(readyz)).toEqual({ status: "ok", checks: { storage: "ok", rateLimits: "ok" } })
           })
         )
       })

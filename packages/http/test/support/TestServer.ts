@@ -2,6 +2,7 @@
  * A real listening server on a free port, over whatever storage layer a test gives it, with two
  * accounts' keys registered. Requests go through `fetch`, exactly as a client's would.
  */
+import { RateLimiter } from "@effect/experimental"
 import {
   AccountName,
   type ApiKeyRepository,
@@ -13,9 +14,11 @@ import {
   type PetRepository,
   PlatformSettings,
   type ProjectRepository,
+  type RateLimitPolicies,
+  RateLimits,
   type StorageHealth
 } from "@petstore/domain"
-import { Context, type Duration, Effect, Layer } from "effect"
+import { Context, Duration, Effect, Layer } from "effect"
 import { ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "../../src/index.js"
 
 /** What a storage adapter provides. */
@@ -57,11 +60,21 @@ export class TestServer extends Context.Tag("TestServer")<
   }
 >() {}
 
+/** Limits no test reaches unless it means to. */
+export const testRateLimits: RateLimitPolicies = {
+  perKey: { name: "api-key", limit: 1_000_000, window: Duration.seconds(60) },
+  perAddress: { name: "client-address", limit: 1_000_000, window: Duration.seconds(60) }
+}
+
 export const TestServerLive = <E>(
   storage: Layer.Layer<Ports, E>,
   options: {
     readonly requestTimeout?: Duration.DurationInput
     readonly dns?: Layer.Layer<DnsResolver>
+    /** Rate limits; by default far above what any test sends. */
+    readonly rateLimits?: RateLimitPolicies
+    /** Where the limiter counts; memory by default. */
+    readonly rateLimiterStore?: Layer.Layer<RateLimiter.RateLimiterStore>
   } = {}
 ) =>
   Layer.effect(
@@ -96,7 +109,9 @@ export const TestServerLive = <E>(
     ),
     Layer.provide(storage),
     Layer.provide(options.dns ?? EmptyDns),
-    Layer.provide(Layer.succeed(PlatformSettings, testPlatform))
+    Layer.provide(Layer.succeed(PlatformSettings, testPlatform)),
+    Layer.provide(Layer.succeed(RateLimits, options.rateLimits ?? testRateLimits)),
+    Layer.provide(options.rateLimiterStore ?? RateLimiter.layerStoreMemory)
   )
 
 /** Reads a JSON body (every body of this API is JSON). */
