@@ -254,8 +254,8 @@ const makeFake = Effect.gen(function* () {
   }
 })
 
-const acme: Caller = { account: AccountName.make("acme"), keyId: ApiKeyId.make("key_acme") }
-const globex: Caller = { account: AccountName.make("globex"), keyId: ApiKeyId.make("key_globex") }
+const acme: Caller = { account: AccountName.make("acme"), keyId: ApiKeyId.make("key_00000000000000ac") }
+const globex: Caller = { account: AccountName.make("globex"), keyId: ApiKeyId.make("key_0000000000000b0b") }
 const key = Option.some(IdempotencyKey.make("8e03978e-40d5-43e8-bc93-6894a57f9324"))
 const rex = Schema.decodeUnknownSync(NewPet)({ name: "Rex", categoryId: 1 })
 const tom = Schema.decodeUnknownSync(NewPet)({ name: "Tom", categoryId: 2, status: "pending" })
