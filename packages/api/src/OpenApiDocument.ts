@@ -41,6 +41,18 @@ const extraHeaders: Record<string, Record<string, Json>> = {
   }
 }
 
+/** IETF httpapi ratelimit-headers, draft 11: on every answer of an operation that is rate limited. */
+const rateLimitHeaders: Json = {
+  "RateLimit-Policy": header(
+    "The limit that applies: requests per window (`w`, seconds), per API key or, without a valid key, per client address.",
+    '"api-key";q=3000;w=60'
+  ),
+  RateLimit: header(
+    "What is left of it: requests (`r`) and seconds until the bucket is full again (`t`).",
+    '"api-key";r=2999;t=1'
+  )
+}
+
 const unauthorizedHeaders: Json = {
   "WWW-Authenticate": header("RFC 6750 challenge.", 'Bearer realm="petstore", error="invalid_token"')
 }
@@ -78,6 +90,10 @@ export const correctOpenApiDocument = (document: Record<string, unknown>): Recor
         if (operation.deprecated === true) Object.assign(headers, deprecationHeaders)
         if (status === "401") Object.assign(headers, unauthorizedHeaders)
         if (status === "503") headers["Retry-After"] = header("Seconds to wait before retrying.", "5")
+        // An operation that can answer 429 is rate limited, whatever it answers.
+        if (isObject(responses["429"])) Object.assign(headers, rateLimitHeaders)
+        if (status === "429")
+          headers["Retry-After"] = header("Seconds until the next request is allowed.", "20")
         const specific = operationId === undefined ? undefined : extraHeaders[operationId]?.[status]
         if (specific !== undefined) Object.assign(headers, specific)
         response.headers = headers

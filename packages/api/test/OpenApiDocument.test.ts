@@ -39,6 +39,7 @@ describe("the OpenAPI document", () => {
       "200",
       "400",
       "401",
+      "429",
       "500",
       "503"
     ])
@@ -50,6 +51,7 @@ describe("the OpenAPI document", () => {
       "413",
       "415",
       "422",
+      "429",
       "500",
       "503"
     ])
@@ -58,6 +60,7 @@ describe("the OpenAPI document", () => {
       "401",
       "404",
       "410",
+      "429",
       "500",
       "503"
     ])
@@ -99,5 +102,23 @@ describe("the OpenAPI document", () => {
     expect(operation("/v1/pets", "get").responses["200"]?.headers).toHaveProperty("Link")
     expect(operation("/v1/pets", "get").responses["401"]?.headers).toHaveProperty("WWW-Authenticate")
     expect(operation("/v1/pets", "get").responses["503"]?.headers).toHaveProperty("Retry-After")
+  })
+
+  it("documents the rate-limit headers on every answer of a limited operation, Retry-After on 429", () => {
+    for (const [path, method] of [
+      ["/v1/pets", "get"],
+      ["/v1/pets", "post"],
+      ["/v1/pets/{petId}", "get"]
+    ] as const) {
+      for (const response of Object.values(operation(path, method).responses)) {
+        expect(Object.keys(response.headers ?? {})).toEqual(
+          expect.arrayContaining(["RateLimit-Policy", "RateLimit"])
+        )
+      }
+      expect(operation(path, method).responses["429"]?.headers).toHaveProperty("Retry-After")
+    }
+    expect(Object.keys(operation("/healthz", "get").responses["200"]?.headers ?? {})).not.toContain(
+      "RateLimit"
+    )
   })
 })

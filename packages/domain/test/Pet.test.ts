@@ -44,6 +44,7 @@ const idRule = `must be an integer from 1 to ${maxSafeInteger}`
 const lengthRule = "must be 1 to 200 characters"
 const blankRule = "must not be blank"
 const controlRule = "must not contain control characters"
+const unicodeRule = "must be valid Unicode (a lone surrogate is not a character)"
 const statusRule = "must be one of available, pending, sold"
 
 /** Independent statement of the name rule of the contract (§2), used as the oracle of the properties. */
@@ -56,6 +57,10 @@ const expectedNameProblem = (name: string): string | undefined => {
     return code <= 0x1f || (code >= 0x7f && code <= 0x9f)
   }
   if (characters.some(isControl)) return controlRule
+  // Array.from keeps a surrogate pair as one character: a one-unit surrogate is a lone one.
+  const isLoneSurrogate = (c: string) =>
+    c.length === 1 && c.charCodeAt(0) >= 0xd800 && c.charCodeAt(0) <= 0xdfff
+  if (characters.some(isLoneSurrogate)) return unicodeRule
   return undefined
 }
 
@@ -146,7 +151,10 @@ describe("NewPet", () => {
       ["a newline", "Rex\nRex", controlRule],
       ["a DEL", "Rex\u007f", controlRule],
       ["a C1 NEL", "Rex\u0085", controlRule],
-      ["a C1 control at the end of the range", "Rex\u009f", controlRule]
+      ["a C1 control at the end of the range", "Rex\u009f", controlRule],
+      ["a lone high surrogate", "Rex\ud800", unicodeRule],
+      ["a lone low surrogate", "\udc00Rex", unicodeRule],
+      ["two surrogates in the wrong order", "\udc00\ud800", unicodeRule]
     ])("refuses %s", (_, name, message) => {
       expect(issuesOf(NewPet, { name, categoryId: 1 })).toStrictEqual([{ path: ["name"], message }])
     })

@@ -61,7 +61,8 @@ const isBodyTooLarge = (error: HttpServerError.RequestError): boolean =>
   error.cause instanceof Error && error.cause.message === "maxBytes exceeded"
 
 const routeNotFoundResponse = (request: HttpServerRequest.HttpServerRequest) => {
-  const path = new URL(request.url, "http://localhost").pathname
+  // The raw path, not a URL parse: `//host/...` would read as a host, and odd text make it throw.
+  const path = request.url.split("?")[0] ?? ""
   const allowed = allowedMethods(path)
   // The method is allowed on this shape of path, yet no route took it (an undecodable segment such
   // as `%zz`): there is no such resource, rather than a wrong method.

@@ -57,7 +57,7 @@ const withBufferedBody = (request: HttpServerRequest.HttpServerRequest, body: Bu
     if (name !== "transfer-encoding") headers.set(name, value)
   }
   return HttpServerRequest.fromWeb(
-    new Request(new URL(request.url, "http://localhost"), { method: request.method, headers, body })
+    new Request(new URL(`http://localhost${request.url}`), { method: request.method, headers, body })
   )
 }
 

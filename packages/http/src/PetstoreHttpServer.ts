@@ -10,6 +10,7 @@ import { HttpApiBuilder, HttpIncomingMessage } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { maxRequestBodyBytes } from "@petstore/api"
 import { Context, Duration, Effect, Layer, Option, Runtime } from "effect"
+import { answerMalformedRequest } from "./MalformedRequest.js"
 import { armDeadline, ensureRequestId, registerRequestFiber } from "./RequestDeadline.js"
 import { logRequest, withRequestLifecycle } from "./RequestLifecycle.js"
 
@@ -80,6 +81,7 @@ export const PetstoreHttpServer = (options: PetstoreHttpServerOptions) =>
         })
         handler(request, response)
       })
+      server.on("clientError", answerMalformedRequest)
       const address = yield* Effect.acquireRelease(listen(server, options), () =>
         close(server, options.shutdownGrace)
       )

@@ -1,0 +1,31 @@
+/**
+ * Requests Node's HTTP parser refuses before any handler sees them (a request line and headers over
+ * Node's 16 KiB, a header with forbidden characters, anything that is not HTTP/1.1) still get the
+ * service's error body: `400 invalid_request`, then the connection is closed, since the parser cannot
+ * tell where the next request would start. A connection that breaks or times out is simply closed.
+ */
+import type { Duplex } from "node:stream"
+import { InvalidRequest } from "@petstore/api"
+import { errorBody } from "./ErrorResponse.js"
+
+const messageFor = (code: string | undefined): string =>
+  code === "HPE_HEADER_OVERFLOW"
+    ? "the request line and headers are larger than 16 KiB"
+    : "the request is not well-formed HTTP/1.1"
+
+export const answerMalformedRequest = (error: Error & { readonly code?: string }, socket: Duplex): void => {
+  if (!socket.writable || error.code === "ECONNRESET" || error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    socket.destroy()
+    return
+  }
+  const body = JSON.stringify(
+    errorBody(new InvalidRequest({ code: "invalid_request", message: messageFor(error.code), status: 400 }))
+  )
+  socket.end(
+    "HTTP/1.1 400 Bad Request\r\n" +
+      "content-type: application/json; charset=utf-8\r\n" +
+      `content-length: ${Buffer.byteLength(body)}\r\n` +
+      "connection: close\r\n\r\n" +
+      body
+  )
+}

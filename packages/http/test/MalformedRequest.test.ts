@@ -1,0 +1,77 @@
+/**
+ * What Node's HTTP parser refuses before any handler runs still gets the service's error body, sent
+ * over a raw socket exactly as a broken client would send it.
+ */
+import { connect } from "node:net"
+import { expect, layer } from "@effect/vitest"
+import { MemoryStore } from "@petstore/store-memory"
+import { Effect } from "effect"
+import { TestServer, TestServerLive } from "./support/TestServer.js"
+
+/** Writes `raw` to the server and reads until it closes the connection. */
+const exchange = (baseUrl: string, raw: string) =>
+  Effect.promise(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        const { hostname, port } = new URL(baseUrl)
+        const socket = connect(Number(port), hostname)
+        let answer = ""
+        socket.setEncoding("utf8")
+        socket.on("data", (chunk: string) => {
+          answer += chunk
+        })
+        socket.on("end", () => resolve(answer))
+        socket.on("error", reject)
+        socket.write(raw)
+      })
+  )
+
+const bodyOf = (answer: string): unknown => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))
+
+layer(TestServerLive(MemoryStore.layer), { excludeTestServices: true })(
+  "requests the parser refuses",
+  (it) => {
+    it.effect("headers over 16 KiB: 400 invalid_request, then the connection closes", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const answer = yield* exchange(
+          server.baseUrl,
+          `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Padding: ${"a".repeat(20_000)}\r\n\r\n`
+        )
+        expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 400 Bad Request")
+        expect(answer).toMatch(/\r\ncontent-type: application\/json; charset=utf-8\r\n/)
+        expect(bodyOf(answer)).toEqual({
+          code: "invalid_request",
+          message: "the request line and headers are larger than 16 KiB",
+          status: 400
+        })
+      })
+    )
+
+    it.effect("a request that is not HTTP: 400 invalid_request", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const answer = yield* exchange(server.baseUrl, "HELLO THERE\r\n\r\n")
+        expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 400 Bad Request")
+        expect(bodyOf(answer)).toEqual({
+          code: "invalid_request",
+          message: "the request is not well-formed HTTP/1.1",
+          status: 400
+        })
+      })
+    )
+
+    it.effect("a path that reads as a host (`//…`): 404 in the service's body, not a 500", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const response = yield* server.request("//%F1%92%91%9A/x", { method: "DELETE" })
+        expect(response.status).toBe(404)
+        expect(yield* Effect.promise(() => response.json())).toEqual({
+          code: "not_found",
+          message: "no resource at //%F1%92%91%9A/x",
+          status: 404
+        })
+      })
+    )
+  }
+)
