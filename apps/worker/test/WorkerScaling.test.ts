@@ -60,21 +60,22 @@ const cnameQueries = (dns: DnsServer): Array<DnsQuery> =>
 
 /**
  * The CNAME queries of verification checks: one per check of a domain. The checks before a
- * certificate order ask for the CNAME again, in the same instant as for the name's CAA records
- * (the worker sends both at once), so a CNAME query with a CAA query of the same name from the same
- * worker within a few milliseconds is one of those.
+ * certificate order ask for the CNAME again, together with the name's CAA records (the worker sends
+ * both at once, so the two are in flight together); a verification check and the order that follows
+ * it never overlap. So a CNAME query in flight at the same time as a CAA query for the same name from
+ * the same worker is one of the checks before an order.
  */
 const cnameChecks = (dns: DnsServer): Array<DnsQuery> => {
-  const caaStarts = new Map<string, Array<number>>()
+  const caaQueries = new Map<string, Array<DnsQuery>>()
   for (const query of dns.queries()) {
     if (query.type !== "CAA") continue
     const key = `${query.listener} ${query.name}`
-    caaStarts.set(key, [...(caaStarts.get(key) ?? []), query.start])
+    caaQueries.set(key, [...(caaQueries.get(key) ?? []), query])
   }
+  const overlap = (a: DnsQuery, b: DnsQuery) =>
+    a.start <= (b.end ?? Number.POSITIVE_INFINITY) && b.start <= (a.end ?? Number.POSITIVE_INFINITY)
   const beforeOrder = (query: DnsQuery) =>
-    (caaStarts.get(`${query.listener} ${query.name}`) ?? []).some(
-      (start) => Math.abs(start - query.start) <= 10
-    )
+    (caaQueries.get(`${query.listener} ${query.name}`) ?? []).some((caa) => overlap(caa, query))
   return cnameQueries(dns).filter((query) => !beforeOrder(query))
 }
 

@@ -40,6 +40,8 @@ export class DomainRepository extends Context.Tag("@petstore/domain/DomainReposi
       limit: number,
       lease: DomainLease
     ) => Effect.Effect<ReadonlyArray<CustomDomain>, StorageError>
+    /** How many domains have work due at `now`, whether or not a worker holds them (the queue depth). */
+    readonly countDue: (now: Date) => Effect.Effect<number, StorageError>
     /** Gives back a lease, so the domain can be claimed again at once (graceful shutdown). */
     readonly releaseLease: (hostname: Hostname, holder: string) => Effect.Effect<void, StorageError>
     /**

@@ -1,11 +1,13 @@
 /**
  * Which methods each path of the API accepts, read from the `HttpApi` definition itself, so that a
- * known path with the wrong method is a 405 with `Allow` rather than a 404.
+ * known path with the wrong method is a 405 with `Allow` rather than a 404; and which path template a
+ * path matches (the route label of the metrics).
  */
 import { HttpApi } from "@effect/platform"
 import { PetstoreApi } from "@petstore/api"
 
 interface RoutePattern {
+  readonly template: string
   readonly pattern: RegExp
   readonly methods: Set<string>
 }
@@ -26,6 +28,7 @@ const routes: ReadonlyArray<RoutePattern> = (() => {
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => {
       const existing = byPath.get(endpoint.path) ?? {
+        template: endpoint.path,
         pattern: toPattern(endpoint.path),
         methods: new Set<string>()
       }
@@ -43,4 +46,15 @@ export const allowedMethods = (path: string): ReadonlyArray<string> => {
     if (route.pattern.test(path)) for (const method of route.methods) methods.add(method)
   }
   return [...methods].sort()
+}
+
+/** The API path template this path matches (`/v1/pets/:petId`), literal paths first. */
+export const routeTemplate = (path: string): string | undefined => {
+  let found: string | undefined
+  for (const route of routes) {
+    if (!route.pattern.test(path)) continue
+    if (!route.template.includes(":")) return route.template
+    found ??= route.template
+  }
+  return found
 }

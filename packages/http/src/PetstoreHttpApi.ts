@@ -1,6 +1,6 @@
 /**
  * The implemented `PetstoreApi`: handlers, middleware, the OpenAPI document at `/v1/openapi.json` and
- * the interactive reference at `/docs`. It needs the domain's ports, the rate limits and a store for
+ * the interactive reference at `/docs`, the metrics at `/metrics`. It needs the domain's ports, the rate limits and a store for
  * their counters (`RateLimiterStore`: memory or Redis, the app's choice), and nothing else.
  */
 import { RateLimiter } from "@effect/experimental"
@@ -12,13 +12,13 @@ import { AuthenticationLive } from "./AuthenticationLive.js"
 import { EdgeHandlers } from "./EdgeHandlers.js"
 import { GetPetDeprecationLive } from "./GetPetDeprecationLive.js"
 import { HealthHandlers } from "./HealthHandlers.js"
+import * as HttpMetrics from "./HttpMetrics.js"
 import { JsonBodyLive } from "./JsonBodyLive.js"
 import * as NodeSha256 from "./NodeSha256.js"
 import { PetsHandlers } from "./PetsHandlers.js"
 import { ProjectsHandlers } from "./ProjectsHandlers.js"
+import { docsPath, openApiPath } from "./PublicPaths.js"
 import * as RequestRateLimiter from "./RequestRateLimiter.js"
-
-export const openApiPath = "/v1/openapi.json"
 
 const ApiLive = HttpApiBuilder.api(PetstoreApi).pipe(
   Layer.provide([PetsHandlers, HealthHandlers, ProjectsHandlers, EdgeHandlers]),
@@ -33,5 +33,6 @@ const ApiLive = HttpApiBuilder.api(PetstoreApi).pipe(
 export const PetstoreHttpApiLive = Layer.mergeAll(
   ApiErrorMapping,
   HttpApiBuilder.middlewareOpenApi({ path: openApiPath }),
-  HttpApiScalar.layer({ path: "/docs" })
-).pipe(Layer.provideMerge(ApiLive))
+  HttpApiScalar.layer({ path: docsPath }),
+  HttpMetrics.MetricsRoute
+).pipe(Layer.provideMerge(ApiLive), Layer.provideMerge(HttpMetrics.layer))

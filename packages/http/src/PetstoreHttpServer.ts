@@ -10,9 +10,10 @@ import { HttpApiBuilder, HttpIncomingMessage } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { maxRequestBodyBytes } from "@petstore/api"
 import { Context, Duration, Effect, Layer, Option, Runtime } from "effect"
+import type { HttpMetrics } from "./HttpMetrics.js"
 import { answerMalformedRequest } from "./MalformedRequest.js"
 import { armDeadline, ensureRequestId, registerRequestFiber } from "./RequestDeadline.js"
-import { logRequest, withRequestLifecycle } from "./RequestLifecycle.js"
+import { recordRequest, withRequestLifecycle } from "./RequestLifecycle.js"
 
 export interface PetstoreHttpServerOptions {
   readonly port: number
@@ -55,7 +56,7 @@ export const PetstoreHttpServer = (options: PetstoreHttpServerOptions) =>
       const handler = yield* NodeHttpServer.makeHandler(
         withRequestLifecycle({ register: registerRequestFiber })(app)
       ).pipe(HttpIncomingMessage.withMaxBodySize(Option.some(maxRequestBodyBytes)))
-      const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+      const runFork = Runtime.runFork(yield* Effect.runtime<HttpMetrics>())
       const deadline = Duration.toMillis(options.requestTimeout)
       // Node's own limits sit just outside the handled deadline; the headers limit is slow-loris
       // protection (node requires it not to exceed the request limit).
@@ -70,7 +71,7 @@ export const PetstoreHttpServer = (options: PetstoreHttpServerOptions) =>
         const startedAt = Date.now()
         armDeadline(request, response, deadline, (requestId) => {
           runFork(
-            logRequest({
+            recordRequest({
               requestId,
               method: request.method ?? "",
               path: (request.url ?? "").split("?")[0] ?? "",

@@ -13,6 +13,7 @@ import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { RateLimited } from "@petstore/api"
 import type { RateLimitBucket, RateLimitPolicy } from "@petstore/domain"
 import { Context, Duration, Effect, Layer, Ref } from "effect"
+import { HttpMetrics } from "./HttpMetrics.js"
 
 export interface RequestRateLimiterService {
   /** Takes a token from `bucket`, or fails with 429 `rate_limited` when it is empty. */
@@ -40,60 +41,63 @@ const setHeaders = (headers: Readonly<Record<string, string>>) =>
     Effect.succeed(HttpServerResponse.setHeaders(response, headers))
   )
 
-export const layer: Layer.Layer<RequestRateLimiter, never, RateLimiter.RateLimiter> = Layer.effect(
-  RequestRateLimiter,
-  Effect.gen(function* () {
-    const limiter = yield* RateLimiter.RateLimiter
-    const reachable = yield* Ref.make(true)
+export const layer: Layer.Layer<RequestRateLimiter, never, RateLimiter.RateLimiter | HttpMetrics> =
+  Layer.effect(
+    RequestRateLimiter,
+    Effect.gen(function* () {
+      const limiter = yield* RateLimiter.RateLimiter
+      const metrics = yield* HttpMetrics
+      const reachable = yield* Ref.make(true)
 
-    const admit = ({ key, policy }: RateLimitBucket) =>
-      limiter
-        .consume({
-          algorithm: "token-bucket",
-          onExceeded: "fail",
-          key,
-          limit: policy.limit,
-          window: policy.window
-        })
-        .pipe(
-          Effect.matchEffect({
-            onSuccess: (result) =>
-              Effect.zipRight(
-                Ref.set(reachable, true),
-                setHeaders({
-                  "ratelimit-policy": policyHeader(policy),
-                  ratelimit: stateHeader(policy, result.remaining, result.resetAfter)
-                })
-              ),
-            onFailure: (error) => {
-              if (error.reason !== "Exceeded") {
-                return Ref.getAndSet(reachable, false).pipe(
-                  Effect.flatMap((wasReachable) =>
-                    wasReachable
-                      ? Effect.logWarning("rate limit store unreachable: requests are let through", error)
-                      : Effect.void
+      const admit = ({ key, policy }: RateLimitBucket) =>
+        limiter
+          .consume({
+            algorithm: "token-bucket",
+            onExceeded: "fail",
+            key,
+            limit: policy.limit,
+            window: policy.window
+          })
+          .pipe(
+            Effect.matchEffect({
+              onSuccess: (result) =>
+                Effect.zipRight(
+                  Ref.set(reachable, true),
+                  setHeaders({
+                    "ratelimit-policy": policyHeader(policy),
+                    ratelimit: stateHeader(policy, result.remaining, result.resetAfter)
+                  })
+                ),
+              onFailure: (error) => {
+                if (error.reason !== "Exceeded") {
+                  return Ref.getAndSet(reachable, false).pipe(
+                    Effect.flatMap((wasReachable) =>
+                      wasReachable
+                        ? Effect.logWarning("rate limit store unreachable: requests are let through", error)
+                        : Effect.void
+                    )
+                  )
+                }
+                const retryAfter = Duration.max(error.retryAfter, Duration.seconds(1))
+                metrics.rateLimited(policy.name)
+                return Effect.zipRight(
+                  setHeaders({
+                    "ratelimit-policy": policyHeader(policy),
+                    ratelimit: stateHeader(policy, 0, retryAfter),
+                    "retry-after": String(seconds(retryAfter))
+                  }),
+                  Effect.fail(
+                    new RateLimited({
+                      code: "rate_limited",
+                      message: `too many requests: at most ${policy.limit} per ${seconds(policy.window)} s; retry in ${seconds(retryAfter)} s`,
+                      status: 429
+                    })
                   )
                 )
               }
-              const retryAfter = Duration.max(error.retryAfter, Duration.seconds(1))
-              return Effect.zipRight(
-                setHeaders({
-                  "ratelimit-policy": policyHeader(policy),
-                  ratelimit: stateHeader(policy, 0, retryAfter),
-                  "retry-after": String(seconds(retryAfter))
-                }),
-                Effect.fail(
-                  new RateLimited({
-                    code: "rate_limited",
-                    message: `too many requests: at most ${policy.limit} per ${seconds(policy.window)} s; retry in ${seconds(retryAfter)} s`,
-                    status: 429
-                  })
-                )
-              )
-            }
-          })
-        )
+            })
+          )
 
-    return RequestRateLimiter.of({ admit, storeReachable: Ref.get(reachable) })
-  })
-)
+      return RequestRateLimiter.of({ admit, storeReachable: Ref.get(reachable) })
+    })
+  )

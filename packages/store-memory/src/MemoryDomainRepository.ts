@@ -115,6 +115,15 @@ export const make: Effect.Effect<DomainRepository["Type"]> = Effect.map(
           )
           return [claimed.map((stored) => stored.domain), { ...current, domains }]
         }),
+      countDue: (now) =>
+        Effect.map(
+          Ref.get(table),
+          (current) =>
+            [...HashMap.values(current.domains)].filter((stored) => {
+              const dueAt = workDueAt(stored.domain)
+              return dueAt !== null && dueAt.getTime() <= now.getTime()
+            }).length
+        ),
       releaseLease: (hostname, holder) =>
         Ref.update(table, (current) => ({
           ...current,

@@ -180,6 +180,12 @@ export const make: Effect.Effect<DomainRepository["Type"], never, SqlClient.SqlC
         from claimed order by work_due_at, position`
     })
 
+    const countDue = SqlSchema.single({
+      Request: Schema.ValidDateFromSelf,
+      Result: Schema.Struct({ count: Schema.Int }),
+      execute: (now) => sql`select count(*)::int as count from custom_domains where work_due_at <= ${now}`
+    })
+
     const releaseLease = SqlSchema.void({
       Request: Schema.Struct({ hostname: Hostname, holder: Schema.String }),
       execute: ({ holder, hostname }) => sql`
@@ -226,6 +232,11 @@ export const make: Effect.Effect<DomainRepository["Type"], never, SqlClient.SqlC
       claimDue: (now, limit, lease) =>
         claimDue({ now, limit: Math.max(0, Math.floor(limit)), lease }).pipe(
           storageOperation("DomainRepository.claimDue")
+        ),
+      countDue: (now) =>
+        countDue(now).pipe(
+          Effect.map(({ count }) => count),
+          storageOperation("DomainRepository.countDue")
         ),
       releaseLease: (hostname, holder) =>
         releaseLease({ hostname, holder }).pipe(storageOperation("DomainRepository.releaseLease")),

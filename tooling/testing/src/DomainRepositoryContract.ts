@@ -429,9 +429,13 @@ export const domainRepositoryTests = (
         dueAt(d2, later(t0, 2 * second)),
         issuanceDueAt(applyVerdict(never, verified, t0), null)
       ]
-      yield* Effect.forEach(stored, repository.insert)
-      const byHostname = new Map(stored.map((domain) => [domain.hostname as string, domain]))
       const now = later(t0, 10 * second)
+      // Other tests' domains share the store: the queue depth is compared before and after.
+      const depthBefore = yield* repository.countDue(now)
+      yield* Effect.forEach(stored, repository.insert)
+      expect((yield* repository.countDue(now)) - depthBefore).toBe(3)
+      expect((yield* repository.countDue(later(now, 1))) - (yield* repository.countDue(now))).toBe(1)
+      const byHostname = new Map(stored.map((domain) => [domain.hostname as string, domain]))
       const [a, b, c] = [yield* freshHolder("a"), yield* freshHolder("b"), yield* freshHolder("c")]
 
       const first = yield* repository.claimDue(now, 2, { holder: a, until: later(now, minute) })
@@ -441,6 +445,8 @@ export const domainRepositoryTests = (
         first.map((domain) => fields(byHostname.get(domain.hostname) ?? domain))
       )
 
+      // Leased work is still work due: the depth counts it until it is done.
+      expect((yield* repository.countDue(now)) - depthBefore).toBe(3)
       const rest = yield* repository.claimDue(now, 10, { holder: b, until: later(now, hour) })
       expect(hostnamesOf(rest)).toEqual([d3.hostname])
       expect(rest.map(fields)).toEqual([fields(dueAt(d3, later(t0, 3 * second)))])

@@ -243,6 +243,15 @@ export const fakeWorld: Layer.Layer<
             ? Effect.as(deleteRow(hostname), true)
             : Effect.succeed(false)
         ),
+      countDue: (now) =>
+        Effect.map(
+          Ref.get(domains),
+          (map) =>
+            Array.from(map.values()).filter((row) => {
+              const dueAt = workDueAt(row.domain)
+              return dueAt !== null && dueAt.getTime() <= now.getTime()
+            }).length
+        ),
       claimDue: (now, limit, lease) =>
         Effect.gen(function* () {
           yield* Ref.update(claimCalls, (all) => [...all, { now, limit, lease }])

@@ -1,0 +1,86 @@
+/**
+ * `GET /metrics` through a real server: requests counted by route template (ids do not make new
+ * series), method and status, their latency, rate-limit refusals, and the worker's queue depth.
+ */
+import { expect, layer } from "@effect/vitest"
+import { MemoryStore } from "@petstore/store-memory"
+import { Duration, Effect } from "effect"
+import { TestServer, TestServerLive } from "./support/TestServer.js"
+
+const limits = {
+  perKey: { name: "api-key", limit: 1_000, window: Duration.seconds(60) },
+  perAddress: { name: "client-address", limit: 2, window: Duration.seconds(60) }
+}
+
+const post = (body: unknown) => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body)
+})
+
+layer(TestServerLive(MemoryStore.layer, { rateLimits: limits }), { excludeTestServices: true })(
+  "GET /metrics",
+  (it) => {
+    it.effect("counts requests by route, method and status, refusals by policy, and the queue depth", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const scrape = Effect.gen(function* () {
+          const response = yield* server.request("/metrics", { key: null })
+          expect(response.status).toBe(200)
+          expect(response.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8")
+          return yield* Effect.promise(() => response.text())
+        })
+        const value = (text: string, series: string): number | undefined => {
+          const line = text.split("\n").find((candidate) => candidate.startsWith(`${series} `))
+          return line === undefined ? undefined : Number(line.slice(series.length + 1))
+        }
+
+        expect((yield* server.request("/v1/pets")).status).toBe(200)
+        expect((yield* server.request("/v1/pets/1")).status).toBe(404)
+        expect((yield* server.request("/v1/pets/2")).status).toBe(404)
+        expect((yield* server.request("/nowhere")).status).toBe(404)
+        for (let i = 0; i < 3; i++) yield* server.request("/v1/pets", { key: null })
+        const before = yield* scrape
+        expect(
+          value(before, 'petstore_http_requests_total{route="/v1/pets",method="GET",status="200"}')
+        ).toBe(1)
+        expect(
+          value(before, 'petstore_http_requests_total{route="/v1/pets/:petId",method="GET",status="404"}')
+        ).toBe(2)
+        expect(
+          value(before, 'petstore_http_requests_total{route="unmatched",method="GET",status="404"}')
+        ).toBe(1)
+        expect(
+          value(before, 'petstore_http_requests_total{route="/v1/pets",method="GET",status="401"}')
+        ).toBe(2)
+        expect(
+          value(before, 'petstore_http_requests_total{route="/v1/pets",method="GET",status="429"}')
+        ).toBe(1)
+        expect(value(before, 'petstore_rate_limited_total{policy="client-address"}')).toBe(1)
+        expect(
+          value(before, 'petstore_http_request_duration_seconds_count{route="/v1/pets",method="GET"}')
+        ).toBe(4)
+        expect(value(before, "petstore_worker_queue_depth")).toBe(0)
+
+        // A domain added to a paid, deployed project is checked by the worker at once: one job due.
+        expect((yield* server.request("/v1/projects", post({ id: "handbook", plan: "pro" }))).status).toBe(
+          201
+        )
+        expect(
+          (yield* server.request("/v1/projects/handbook/deploys", post({ status: "succeeded" }))).status
+        ).toBe(201)
+        const added = yield* server.request(
+          "/v1/projects/handbook/domains",
+          post({ hostname: "docs.example.com" })
+        )
+        expect(added.status).toBe(201)
+        const after = yield* scrape
+        expect(value(after, "petstore_worker_queue_depth")).toBe(1)
+        // The scrape before is counted too, under its own route.
+        expect(value(after, 'petstore_http_requests_total{route="/metrics",method="GET",status="200"}')).toBe(
+          1
+        )
+      })
+    )
+  }
+)
