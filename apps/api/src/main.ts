@@ -3,17 +3,14 @@
  * gracefully (stops accepting, lets in-flight requests finish, closes storage).
  */
 import { NodeRuntime } from "@effect/platform-node"
+import { Tracing } from "@petstore/telemetry"
 import { Cause, Effect, Layer, Logger } from "effect"
 import { LogLevelConfig } from "./AppConfig.js"
 import { describeFailure } from "./Failure.js"
 import { ServerLive } from "./Server.js"
 
 const main = Effect.flatMap(LogLevelConfig, (level) =>
-  Layer.launch(ServerLive).pipe(
-    Logger.withMinimumLogLevel(level),
-    // No trace exporter is configured: spans would be built per request and per query for nobody.
-    Effect.withTracerEnabled(false)
-  )
+  Layer.launch(ServerLive).pipe(Logger.withMinimumLogLevel(level), Tracing.withTracing("petstore-api"))
 ).pipe(
   Effect.tapErrorCause((cause) =>
     Cause.isInterruptedOnly(cause)

@@ -9,6 +9,7 @@ import * as CertificateAuthorityConfig from "@petstore/acme/CertificateAuthority
 import { NodeDnsResolver } from "@petstore/dns"
 import { domainCheckConfig, platformSettingsLayer, runDomainChecks } from "@petstore/domain"
 import { PgStore, PrivateKeySecret } from "@petstore/store-pg"
+import { Tracing, WorkerMetrics } from "@petstore/telemetry"
 import { Cause, Config, Effect, Layer, Logger, LogLevel, Option } from "effect"
 
 /** Unique per process, readable in the database when a lease needs explaining. */
@@ -30,16 +31,19 @@ const StorageLive = Layer.unwrapEffect(
 const main = Effect.gen(function* () {
   const options = yield* domainCheckConfig(holder)
   const level = yield* Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info))
+  const metrics = yield* WorkerMetrics.serve
   yield* Effect.logInfo(
     `petstore worker ${holder} checking domains and certificates (concurrency ${options.concurrency})`
   )
-  return yield* runDomainChecks(options).pipe(
+  if (Option.isSome(metrics.port))
+    yield* Effect.logInfo(`worker metrics on http://0.0.0.0:${metrics.port.value}/metrics`)
+  return yield* runDomainChecks({ ...options, onRound: metrics.recordRound }).pipe(
     Effect.onInterrupt(() => Effect.logInfo(`petstore worker ${holder} stopping; its leases are given back`)),
     Logger.withMinimumLogLevel(level),
-    // No trace exporter is configured: spans would be built per job and per query for nobody.
-    Effect.withTracerEnabled(false)
+    Tracing.withTracing("petstore-worker")
   )
 }).pipe(
+  Effect.scoped,
   Effect.provide(Layer.mergeAll(StorageLive, NodeDnsResolver.layerConfig, platformSettingsLayer)),
   Effect.tapErrorCause((cause) =>
     Cause.isInterruptedOnly(cause)

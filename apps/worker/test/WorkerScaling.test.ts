@@ -6,6 +6,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { DomainRepository } from "@petstore/domain"
+import { LoopbackServer } from "@petstore/testing"
 import { Effect } from "effect"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { type Delay, type DnsQuery, type DnsServer, startDnsServer } from "./support/DnsServer.js"
@@ -20,6 +21,8 @@ import {
 } from "./support/WorkerProcess.js"
 
 const testTimeout = 120_000
+
+const freePort = () => Effect.runPromise(LoopbackServer.freePort)
 const domainCount = 500
 
 let store: TestStore
@@ -128,8 +131,9 @@ describe("worker processes sharing the due domains", () => {
     async () => {
       await store.seedDueDomains(domainCount)
       const dns = await startDns(["a", "b"], { minMs: 20, maxMs: 50 })
-      const a = startWorkerOn(dns, "a")
-      const b = startWorkerOn(dns, "b")
+      const metricsPorts = [await freePort(), await freePort()] as const
+      const a = startWorkerOn(dns, "a", { PETSTORE_WORKER_METRICS_PORT: String(metricsPorts[0]) })
+      const b = startWorkerOn(dns, "b", { PETSTORE_WORKER_METRICS_PORT: String(metricsPorts[1]) })
       await Promise.all([a.started(), b.started()])
       const began = Date.now()
       await allVerified(90_000, [a, b])
@@ -151,6 +155,24 @@ describe("worker processes sharing the due domains", () => {
       expect(perListener.a ?? 0, JSON.stringify(perListener)).toBeGreaterThanOrEqual(25)
       expect(perListener.b ?? 0, JSON.stringify(perListener)).toBeGreaterThanOrEqual(25)
       expect(await store.countWhere("lease_holder is not null")).toBe(0)
+
+      // Each worker's own metrics count the jobs it did: together, a check and an order per domain.
+      const completedJobs = async (port: number) => {
+        const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+        const line = text
+          .split("\n")
+          .find((candidate) => candidate.startsWith('petstore_worker_jobs_total{outcome="completed"}'))
+        return Number(line?.split(" ")[1] ?? Number.NaN)
+      }
+      // A round is counted when it ends, a moment after its last result is stored.
+      const totalJobs = async () =>
+        (await completedJobs(metricsPorts[0])) + (await completedJobs(metricsPorts[1]))
+      await waitUntil(
+        async () => (await totalJobs()) >= 2 * domainCount,
+        10_000,
+        () => "the workers' job metrics"
+      )
+      expect(await totalJobs()).toBe(2 * domainCount)
 
       const [exitA, exitB] = await Promise.all([a.stop(), b.stop()])
       expect(exitA, a.output()).toEqual({ code: 0, signal: null })

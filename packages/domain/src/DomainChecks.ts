@@ -55,6 +55,10 @@ export const checkDueDomains = (options: DueCheckOptions) =>
       (domain) =>
         workOnDomain(domain).pipe(
           Effect.flatMap((checked) => domains.completeCheck(checked, options.holder)),
+          Effect.withSpan("DomainChecks.job", {
+            attributes: { hostname: domain.hostname },
+            captureStackTrace: false
+          }),
           // One domain's failure (storage hiccup) gives its lease back and spares the others.
           Effect.catchAll((error) =>
             Effect.zipRight(
@@ -81,10 +85,15 @@ export const checkDueDomains = (options: DueCheckOptions) =>
  * pause of `pollInterval`. A round that fails (storage down) is logged and retried after the pause.
  */
 export const runDomainChecks = (
-  options: DueCheckOptions & { readonly pollInterval: Duration.DurationInput }
+  options: DueCheckOptions & {
+    readonly pollInterval: Duration.DurationInput
+    /** Told every round's outcome (the worker's metrics). */
+    readonly onRound?: (round: DueCheckRound) => Effect.Effect<void>
+  }
 ) =>
   checkDueDomains(options).pipe(
     Effect.tap((round) => (round.claimed > 0 ? Effect.logDebug("domain checks", round) : Effect.void)),
+    Effect.tap((round) => options.onRound?.(round) ?? Effect.void),
     Effect.flatMap((round) =>
       round.claimed === options.batchSize ? Effect.void : Effect.sleep(options.pollInterval)
     ),

@@ -10,7 +10,7 @@ import { HttpApi } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import { PetstoreApi } from "@petstore/api"
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
-import { Arbitrary, Effect, type Layer, Option, Schema } from "effect"
+import { Arbitrary, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect"
 import fc from "fast-check"
 import { json, type Ports, TestServer, TestServerLive } from "./TestServer.js"
 
@@ -323,7 +323,10 @@ interface OpenApiDocument {
 }
 
 export const fuzzSuite = <E>(name: string, storage: Layer.Layer<Ports, E>) =>
-  layer(TestServerLive(storage), { excludeTestServices: true })(`fuzzing over ${name}`, (it) => {
+  // Ten thousand request lines would drown the test output: only warnings and errors are logged.
+  layer(TestServerLive(storage).pipe(Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))), {
+    excludeTestServices: true
+  })(`fuzzing over ${name}`, (it) => {
     describe("requests generated from the schemas, then mutated", () => {
       it.effect(
         `${fuzzRequests} requests: no 5xx, every error well-formed and discreet, every 2xx as documented`,

@@ -1,0 +1,51 @@
+/**
+ * Traces reach a collector over OTLP/HTTP when the endpoint is configured, nested as they ran; with
+ * no endpoint, no tracer runs at all.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, FiberRef } from "effect"
+import { Tracing } from "../src/index.js"
+import { startFakeCollector } from "./support/FakeCollector.js"
+
+const startCollector = () =>
+  Effect.acquireRelease(Effect.promise(startFakeCollector), (collector) => Effect.promise(collector.close))
+
+const withEnvironment = (variables: Record<string, string>) =>
+  Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(variables))))
+
+describe("withTracing", () => {
+  it.scoped("exports the spans to the collector, nested as they ran, named by service", () =>
+    Effect.gen(function* () {
+      const collector = yield* startCollector()
+      const job = Effect.void.pipe(
+        Effect.withSpan("child"),
+        Effect.zipRight(Effect.void.pipe(Effect.withSpan("sibling"))),
+        Effect.withSpan("parent")
+      )
+      // The exporter itself reads the endpoint from the environment, as in production.
+      process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.url
+      yield* job.pipe(
+        Tracing.withTracing("petstore-test"),
+        withEnvironment({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url })
+      )
+      delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT
+      const byName = new Map(collector.spans.map((span) => [span.name, span]))
+      expect([...byName.keys()].sort()).toEqual(["child", "parent", "sibling"])
+      const parent = byName.get("parent")
+      expect(parent?.parentSpanId).toBeUndefined()
+      expect(byName.get("child")?.parentSpanId).toBe(parent?.spanId)
+      expect(byName.get("sibling")?.parentSpanId).toBe(parent?.spanId)
+      expect(collector.spans.every((span) => span.service === "petstore-test")).toBe(true)
+    })
+  )
+
+  it.effect("without an endpoint, runs with the tracer disabled", () =>
+    Effect.gen(function* () {
+      const enabled = yield* FiberRef.get(FiberRef.currentTracerEnabled).pipe(
+        Tracing.withTracing("petstore-test"),
+        withEnvironment({})
+      )
+      expect(enabled).toBe(false)
+    })
+  )
+})
