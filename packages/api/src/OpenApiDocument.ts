@@ -45,11 +45,11 @@ const extraHeaders: Record<string, Record<string, Json>> = {
 const rateLimitHeaders: Json = {
   "RateLimit-Policy": header(
     "The limit that applies: requests per window (`w`, seconds), per API key or, without a valid key, per client address.",
-    '"api-key";q=3000;w=60'
+    '"api-key";q=10000;w=60'
   ),
   RateLimit: header(
     "What is left of it: requests (`r`) and seconds until the bucket is full again (`t`).",
-    '"api-key";r=2999;t=1'
+    '"api-key";r=9999;t=1'
   )
 }
 

@@ -49,13 +49,13 @@ const limitConfig = (name: string, fallback: number) =>
   )
 
 /**
- * `PETSTORE_RATE_LIMIT_PER_KEY` (default 3000) and `PETSTORE_RATE_LIMIT_PER_ADDRESS` (default 1200)
+ * `PETSTORE_RATE_LIMIT_PER_KEY` (default 10000) and `PETSTORE_RATE_LIMIT_PER_ADDRESS` (default 2000)
  * requests per `PETSTORE_RATE_LIMIT_WINDOW` (default 60 seconds): generous enough for any honest
  * client and its retries, low enough that one caller cannot take the service from the others.
  */
 export const rateLimitConfig: Config.Config<RateLimitPolicies> = Config.all({
-  perKey: limitConfig("PETSTORE_RATE_LIMIT_PER_KEY", 3000),
-  perAddress: limitConfig("PETSTORE_RATE_LIMIT_PER_ADDRESS", 1200),
+  perKey: limitConfig("PETSTORE_RATE_LIMIT_PER_KEY", 10_000),
+  perAddress: limitConfig("PETSTORE_RATE_LIMIT_PER_ADDRESS", 2_000),
   window: Config.duration("PETSTORE_RATE_LIMIT_WINDOW").pipe(
     Config.validate({
       message: "must be from 1 second to 1 day",
