@@ -4,6 +4,9 @@
  * `/readyz`. Needs the Redis at `PETSTORE_TEST_REDIS_URL` (default `redis://127.0.0.1:6379`; `.ci/run`
  * starts one): fails, never skips, when it is unreachable.
  */
+import { type ChildProcess, spawn } from "node:child_process"
+import { LoopbackServer } from "@petstore/testing"
+import { Effect } from "effect"
 import { Redis } from "ioredis"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -121,6 +124,92 @@ describe("rate limits on Redis", () => {
       })
       expect(server.stdout()).toMatch(/rate limit store unreachable/)
       expect(await server.terminate()).toEqual({ code: 0, signal: null })
+    },
+    testTimeout
+  )
+
+  it(
+    "Redis stopped under a running server: requests pass unlimited; started again: limits are back",
+    async () => {
+      const redisServer = await Effect.runPromise(
+        LoopbackServer.findProgram(
+          "redis-server",
+          "the fail-open test starts a Redis of its own (apt-get install redis-server)"
+        )
+      )
+      const port = await freePort()
+      let redisProcess: ChildProcess | undefined
+      const startRedis = async () => {
+        redisProcess = spawn(
+          redisServer,
+          ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+          {
+            stdio: "ignore"
+          }
+        )
+        const probe = new Redis({ port, host: "127.0.0.1", lazyConnect: true, retryStrategy: () => null })
+        probe.on("error", () => undefined)
+        for (let attempt = 0; attempt < 100; attempt++) {
+          if (
+            await probe.connect().then(
+              () => true,
+              () => false
+            )
+          )
+            break
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+        await probe.quit()
+      }
+      const stopRedis = () =>
+        new Promise<void>((resolve) => {
+          const running = redisProcess
+          if (running === undefined || running.exitCode !== null || running.signalCode !== null)
+            return resolve()
+          running.once("exit", () => resolve())
+          running.kill("SIGTERM")
+        })
+      await startRedis()
+      try {
+        const key = randomKey()
+        const server = await startServer({
+          PETSTORE_DATA_DIR: await temporaryDirectory(),
+          PETSTORE_BOOTSTRAP_KEY: key,
+          REDIS_URL: `redis://127.0.0.1:${port}`,
+          PETSTORE_RATE_LIMIT_PER_KEY: "100"
+        })
+        await server.listening()
+        expect((await send(server.baseUrl, "/v1/pets", { key })).headers.ratelimit).toBe(`"api-key";r=99;t=1`)
+
+        await stopRedis()
+        for (let i = 0; i < 5; i++) {
+          const started = Date.now()
+          const response = await send(server.baseUrl, "/v1/pets", { key })
+          expect(response.status).toBe(200)
+          expect(response.headers.ratelimit).toBeUndefined()
+          expect(Date.now() - started).toBeLessThan(2_000)
+        }
+        expect((await send(server.baseUrl, "/readyz")).json()).toEqual({
+          status: "ok",
+          checks: { storage: "ok", rateLimits: "unreachable: requests are not rate limited until it answers" }
+        })
+
+        await startRedis()
+        // The client reconnects by itself (backing off at most 5 s): limited again, on a fresh bucket.
+        let limited: string | undefined
+        for (let attempt = 0; attempt < 100 && limited === undefined; attempt++) {
+          limited = (await send(server.baseUrl, "/v1/pets", { key })).headers.ratelimit as string | undefined
+          if (limited === undefined) await new Promise((resolve) => setTimeout(resolve, 100))
+        }
+        expect(limited).toBe(`"api-key";r=99;t=1`)
+        expect((await send(server.baseUrl, "/readyz")).json()).toEqual({
+          status: "ok",
+          checks: { storage: "ok", rateLimits: "ok" }
+        })
+        expect(await server.terminate()).toEqual({ code: 0, signal: null })
+      } finally {
+        await stopRedis()
+      }
     },
     testTimeout
   )
