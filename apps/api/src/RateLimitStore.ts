@@ -5,7 +5,6 @@
  * the limiter lets it through, and it reconnects by itself.
  */
 import { RateLimiter } from "@effect/experimental"
-import * as RateLimiterRedis from "@effect/experimental/RateLimiter/Redis"
 import { Config, type ConfigError, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 
 export const RedisUrlConfig = Config.redacted("REDIS_URL").pipe(Config.option)
@@ -51,6 +50,8 @@ const redisStore = (url: URL) =>
           Effect.catchAllCause(() => Effect.logInfo("the rate-limit Redis connection was already closed"))
         )
       )
+      // The Redis client (ioredis) is loaded only by a service that uses Redis: start-up does not pay for it.
+      const RateLimiterRedis = yield* Effect.promise(() => import("@effect/experimental/RateLimiter/Redis"))
       return yield* Scope.extend(RateLimiterRedis.make(redisOptions(url)), clientScope)
     })
   )
