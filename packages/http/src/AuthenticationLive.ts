@@ -4,7 +4,7 @@
  * A valid key's request takes a token from the key's bucket; a request without one from the client
  * address's bucket before it is refused, so guessing keys is limited too.
  */
-import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpServerRequest } from "@effect/platform"
 import { Authentication, Unauthorized, Unavailable } from "@petstore/api"
 import {
   ApiKeyRepository,
@@ -16,19 +16,12 @@ import {
 } from "@petstore/domain"
 import { Effect, Layer, Option } from "effect"
 import { RequestRateLimiter } from "./RequestRateLimiter.js"
+import { appendResponseHeaders } from "./ResponseHeaders.js"
 
 const realm = 'Bearer realm="petstore"'
 
 const challenge = (tokenPresented: boolean) =>
-  HttpApp.appendPreResponseHandler((_request, response) =>
-    Effect.succeed(
-      HttpServerResponse.setHeader(
-        response,
-        "www-authenticate",
-        tokenPresented ? `${realm}, error="invalid_token"` : realm
-      )
-    )
-  )
+  appendResponseHeaders({ "www-authenticate": tokenPresented ? `${realm}, error="invalid_token"` : realm })
 
 export const AuthenticationLive = Layer.effect(
   Authentication,

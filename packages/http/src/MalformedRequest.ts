@@ -7,6 +7,7 @@
 import type { Duplex } from "node:stream"
 import { InvalidRequest } from "@petstore/api"
 import { errorBody } from "./ErrorResponse.js"
+import { jsonContentType } from "./RequestLifecycle.js"
 
 const messageFor = (code: string | undefined): string =>
   code === "HPE_HEADER_OVERFLOW"
@@ -23,7 +24,7 @@ export const answerMalformedRequest = (error: Error & { readonly code?: string }
   )
   socket.end(
     "HTTP/1.1 400 Bad Request\r\n" +
-      "content-type: application/json; charset=utf-8\r\n" +
+      `content-type: ${jsonContentType}\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\n` +
       "connection: close\r\n\r\n" +
       body

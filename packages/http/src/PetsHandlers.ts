@@ -2,7 +2,7 @@
  * The animal catalogue's HTTP handlers: decode is done by the `HttpApi`, the rules by the domain;
  * what remains here is mapping domain outcomes to statuses and headers.
  */
-import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
 import { Conflict, CurrentCaller, Gone, IdempotencyKeyReused, NotFound, PetstoreApi } from "@petstore/api"
 import {
   createPet,
@@ -16,12 +16,8 @@ import {
   type PetQuery
 } from "@petstore/domain"
 import { Effect, Option, Schema } from "effect"
+import { appendResponseHeaders } from "./ResponseHeaders.js"
 import { storageUnavailable } from "./StorageUnavailable.js"
-
-const setHeaders = (headers: Readonly<Record<string, string>>) =>
-  HttpApp.appendPreResponseHandler((_request, response) =>
-    Effect.succeed(HttpServerResponse.setHeaders(response, headers))
-  )
 
 /** The `Link` to the next page keeps the caller's other parameters and moves the cursor. */
 export const nextPageLink = (query: PetQuery, nextAfter: PetId): string => {
@@ -57,7 +53,7 @@ export const PetsHandlers = HttpApiBuilder.group(PetstoreApi, "pets", (handlers)
         }
         const page = yield* listPets(query)
         if (Option.isSome(page.nextAfter))
-          yield* setHeaders({ link: nextPageLink(query, page.nextAfter.value) })
+          yield* appendResponseHeaders({ link: nextPageLink(query, page.nextAfter.value) })
         return page.pets
       }).pipe(Effect.catchTag("StorageError", storageUnavailable))
     )
@@ -69,7 +65,7 @@ export const PetsHandlers = HttpApiBuilder.group(PetstoreApi, "pets", (handlers)
           payload,
           Option.fromNullable(headers["idempotency-key"])
         )
-        yield* setHeaders(
+        yield* appendResponseHeaders(
           replayed
             ? { location: `/v1/pets/${pet.id}`, "idempotent-replayed": "true" }
             : { location: `/v1/pets/${pet.id}` }

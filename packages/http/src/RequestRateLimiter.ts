@@ -9,11 +9,11 @@
  * answers again.
  */
 import { RateLimiter } from "@effect/experimental"
-import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { RateLimited } from "@petstore/api"
 import type { RateLimitBucket, RateLimitPolicy } from "@petstore/domain"
 import { Context, Duration, Effect, Layer, Ref } from "effect"
 import { HttpMetrics } from "./HttpMetrics.js"
+import { appendResponseHeaders } from "./ResponseHeaders.js"
 
 export interface RequestRateLimiterService {
   /** Takes a token from `bucket`, or fails with 429 `rate_limited` when it is empty. */
@@ -35,11 +35,6 @@ export const policyHeader = (policy: RateLimitPolicy): string =>
 
 export const stateHeader = (policy: RateLimitPolicy, remaining: number, reset: Duration.Duration): string =>
   `"${policy.name}";r=${Math.max(0, remaining)};t=${seconds(reset)}`
-
-const setHeaders = (headers: Readonly<Record<string, string>>) =>
-  HttpApp.appendPreResponseHandler((_request, response) =>
-    Effect.succeed(HttpServerResponse.setHeaders(response, headers))
-  )
 
 export const layer: Layer.Layer<RequestRateLimiter, never, RateLimiter.RateLimiter | HttpMetrics> =
   Layer.effect(
@@ -63,7 +58,7 @@ export const layer: Layer.Layer<RequestRateLimiter, never, RateLimiter.RateLimit
               onSuccess: (result) =>
                 Effect.zipRight(
                   Ref.set(reachable, true),
-                  setHeaders({
+                  appendResponseHeaders({
                     "ratelimit-policy": policyHeader(policy),
                     ratelimit: stateHeader(policy, result.remaining, result.resetAfter)
                   })
@@ -81,7 +76,7 @@ export const layer: Layer.Layer<RequestRateLimiter, never, RateLimiter.RateLimit
                 const retryAfter = Duration.max(error.retryAfter, Duration.seconds(1))
                 metrics.rateLimited(policy.name)
                 return Effect.zipRight(
-                  setHeaders({
+                  appendResponseHeaders({
                     "ratelimit-policy": policyHeader(policy),
                     ratelimit: stateHeader(policy, 0, retryAfter),
                     "retry-after": String(seconds(retryAfter))
