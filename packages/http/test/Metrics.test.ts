@@ -5,18 +5,12 @@
 import { expect, layer } from "@effect/vitest"
 import { MemoryStore } from "@petstore/store-memory"
 import { Duration, Effect } from "effect"
-import { TestServer, TestServerLive } from "./support/TestServer.js"
+import { jsonPost, TestServer, TestServerLive } from "./support/TestServer.js"
 
 const limits = {
   perKey: { name: "api-key", limit: 1_000, window: Duration.seconds(60) },
   perAddress: { name: "client-address", limit: 2, window: Duration.seconds(60) }
 }
-
-const post = (body: unknown) => ({
-  method: "POST",
-  headers: { "content-type": "application/json" },
-  body: JSON.stringify(body)
-})
 
 layer(TestServerLive(MemoryStore.layer, { rateLimits: limits }), { excludeTestServices: true })(
   "GET /metrics",
@@ -63,15 +57,15 @@ layer(TestServerLive(MemoryStore.layer, { rateLimits: limits }), { excludeTestSe
         expect(value(before, "petstore_worker_queue_depth")).toBe(0)
 
         // A domain added to a paid, deployed project is checked by the worker at once: one job due.
-        expect((yield* server.request("/v1/projects", post({ id: "handbook", plan: "pro" }))).status).toBe(
-          201
-        )
         expect(
-          (yield* server.request("/v1/projects/handbook/deploys", post({ status: "succeeded" }))).status
+          (yield* server.request("/v1/projects", jsonPost({ id: "handbook", plan: "pro" }))).status
+        ).toBe(201)
+        expect(
+          (yield* server.request("/v1/projects/handbook/deploys", jsonPost({ status: "succeeded" }))).status
         ).toBe(201)
         const added = yield* server.request(
           "/v1/projects/handbook/domains",
-          post({ hostname: "docs.example.com" })
+          jsonPost({ hostname: "docs.example.com" })
         )
         expect(added.status).toBe(201)
         const after = yield* scrape

@@ -6,7 +6,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { MemoryStore } from "@petstore/store-memory"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { Effect } from "effect"
-import { json, TestServer, TestServerLive } from "./support/TestServer.js"
+import { json, jsonPost, TestServer, TestServerLive } from "./support/TestServer.js"
 
 interface OpenApiDocument {
   readonly paths: Record<
@@ -19,12 +19,6 @@ interface ResponseObject {
   readonly content?: Record<string, { readonly schema: object }>
   readonly headers?: Record<string, unknown>
 }
-
-const jsonPost = (body: unknown) => ({
-  method: "POST",
-  headers: { "content-type": "application/json" },
-  body: JSON.stringify(body)
-})
 
 layer(TestServerLive(MemoryStore.layer), { excludeTestServices: true })(
   "responses conform to the published OpenAPI document",

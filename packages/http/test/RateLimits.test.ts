@@ -8,17 +8,11 @@ import { RateLimiter } from "@effect/experimental"
 import { expect, layer } from "@effect/vitest"
 import { MemoryStore } from "@petstore/store-memory"
 import { Duration, Effect, Layer } from "effect"
-import { json, TestServer, TestServerLive } from "./support/TestServer.js"
+import { json, jsonPost, TestServer, TestServerLive } from "./support/TestServer.js"
 
 const limits = (perKey: number, perAddress: number) => ({
   perKey: { name: "api-key", limit: perKey, window: Duration.seconds(60) },
   perAddress: { name: "client-address", limit: perAddress, window: Duration.seconds(60) }
-})
-
-const createBody = (name: string) => ({
-  method: "POST",
-  headers: { "content-type": "application/json" },
-  body: JSON.stringify({ name, categoryId: 1 })
 })
 
 const expectRateLimited = (response: Response, policy: string) =>
@@ -42,7 +36,7 @@ layer(TestServerLive(MemoryStore.layer, { rateLimits: limits(3, 3) }), { exclude
     it.effect("count down on every response, refuse the fourth, and do nothing for it", () =>
       Effect.gen(function* () {
         const server = yield* TestServer
-        const first = yield* server.request("/v1/pets", createBody("Rex"))
+        const first = yield* server.request("/v1/pets", jsonPost({ name: "Rex", categoryId: 1 }))
         expect(first.status).toBe(201)
         expect(first.headers.get("ratelimit-policy")).toBe(`"api-key";q=3;w=60`)
         expect(first.headers.get("ratelimit")).toBe(`"api-key";r=2;t=20`)
@@ -54,7 +48,7 @@ layer(TestServerLive(MemoryStore.layer, { rateLimits: limits(3, 3) }), { exclude
         expect(third.status).toBe(400)
         expect(third.headers.get("ratelimit")).toBe(`"api-key";r=0;t=60`)
 
-        const refused = yield* server.request("/v1/pets", createBody("Tom"))
+        const refused = yield* server.request("/v1/pets", jsonPost({ name: "Tom", categoryId: 1 }))
         yield* expectRateLimited(refused, "api-key")
         // The other account's key has a bucket of its own: it sees Rex alone, no Tom.
         const other = yield* server.request("/v1/pets", { key: server.otherKey })

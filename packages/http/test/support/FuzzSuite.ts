@@ -12,7 +12,7 @@ import { PetstoreApi } from "@petstore/api"
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
 import { Arbitrary, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect"
 import fc from "fast-check"
-import { json, type Ports, TestServer, TestServerLive } from "./TestServer.js"
+import { json, jsonPost, type Ports, TestServer, TestServerLive } from "./TestServer.js"
 
 /** How many requests one run sends. */
 export const fuzzRequests = 10_000
@@ -354,14 +354,8 @@ export const fuzzSuite = <E>(name: string, storage: Layer.Layer<Ports, E>) =>
             }
 
             // Something for the generated requests to find: a paid, deployed project of this account.
-            const seed = (path: string, body: unknown) =>
-              server.request(path, {
-                method: "POST",
-                headers: { "content-type": "application/json" },
-                body: JSON.stringify(body)
-              })
-            yield* seed("/v1/projects", { id: "handbook", plan: "pro" })
-            yield* seed("/v1/projects/handbook/deploys", { status: "succeeded" })
+            yield* server.request("/v1/projects", jsonPost({ id: "handbook", plan: "pro" }))
+            yield* server.request("/v1/projects/handbook/deploys", jsonPost({ status: "succeeded" }))
 
             const requests = fc.oneof(
               {

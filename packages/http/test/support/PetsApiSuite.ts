@@ -4,7 +4,7 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Fiber, type Layer } from "effect"
-import { json, type Ports, TestServer, TestServerLive } from "./TestServer.js"
+import { json, jsonPost, type Ports, TestServer, TestServerLive } from "./TestServer.js"
 
 interface ErrorBody {
   readonly code: string
@@ -29,12 +29,6 @@ const expectError = (response: Response, status: number, code: string) =>
     expect(body.message.length).toBeGreaterThan(0)
     return body
   })
-
-const jsonPost = (body: unknown, headers: Record<string, string> = {}) => ({
-  method: "POST",
-  headers: { "content-type": "application/json", ...headers },
-  body: typeof body === "string" ? body : JSON.stringify(body)
-})
 
 const createPet = (body: unknown, headers: Record<string, string> = {}) =>
   Effect.gen(function* () {

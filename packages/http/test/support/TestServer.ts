@@ -114,5 +114,12 @@ export const TestServerLive = <E>(
     Layer.provide(options.rateLimiterStore ?? RateLimiter.layerStoreMemory)
   )
 
+/** A JSON POST: `body` as is when it is text (malformed JSON included), else serialised. */
+export const jsonPost = (body: unknown, headers: Record<string, string> = {}) => ({
+  method: "POST",
+  headers: { "content-type": "application/json", ...headers },
+  body: typeof body === "string" ? body : JSON.stringify(body)
+})
+
 /** Reads a JSON body (every body of this API is JSON). */
 export const json = (response: Response) => Effect.promise(() => response.json() as Promise<unknown>)
