@@ -17,16 +17,22 @@ export class LoopbackServerError extends Data.TaggedError("LoopbackServerError")
 }> {}
 
 /**
- * The absolute path of `program` on PATH or in the sbin directories (dnsmasq lives in /usr/sbin).
+ * The absolute path of `program` on PATH, in the sbin directories (dnsmasq lives in /usr/sbin) or
+ * in `elsewhere` (PostgreSQL's server programs live in /usr/lib/postgresql/<version>/bin).
  * `hint` ends the message when it is missing: who needs it and what installs it.
  */
-export const findProgram = (program: string, hint: string): Effect.Effect<string, LoopbackServerError> =>
+export const findProgram = (
+  program: string,
+  hint: string,
+  elsewhere: ReadonlyArray<string> = []
+): Effect.Effect<string, LoopbackServerError> =>
   Effect.suspend(() => {
     const directories = [
       ...(process.env.PATH ?? "").split(delimiter),
       "/usr/local/sbin",
       "/usr/sbin",
-      "/sbin"
+      "/sbin",
+      ...elsewhere
     ].filter((directory) => directory !== "")
     for (const directory of directories) {
       const candidate = join(directory, program)

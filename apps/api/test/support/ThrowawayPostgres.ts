@@ -5,42 +5,30 @@
  * (PostgreSQL refuses root). Missing binaries fail the test with an install hint, never skip it.
  */
 import { execFile } from "node:child_process"
-import { accessSync, constants, readdirSync } from "node:fs"
+import { readdirSync } from "node:fs"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
-import { delimiter, join } from "node:path"
+import { dirname, join } from "node:path"
 import { promisify } from "node:util"
+import { LoopbackServer } from "@petstore/testing"
+import { Effect } from "effect"
 
 const run = promisify(execFile)
 
-const findBinaries = (): string => {
-  const candidates = [
-    ...(process.env.PATH ?? "").split(delimiter),
-    ...(() => {
-      try {
-        return readdirSync("/usr/lib/postgresql")
-          .sort()
-          .reverse()
-          .map((version) => join("/usr/lib/postgresql", version, "bin"))
-      } catch {
-        return []
-      }
-    })()
-  ]
-  for (const directory of candidates) {
-    try {
-      accessSync(join(directory, "pg_ctl"), constants.X_OK)
-      accessSync(join(directory, "initdb"), constants.X_OK)
-      return directory
-    } catch {
-      // not here
-    }
+/** Debian keeps each version's server programs in its own directory, not on PATH: newest first. */
+const postgresBinDirectories = (): ReadonlyArray<string> => {
+  try {
+    return readdirSync("/usr/lib/postgresql")
+      .sort()
+      .reverse()
+      .map((version) => join("/usr/lib/postgresql", version, "bin"))
+  } catch {
+    return []
   }
-  throw new Error(
-    "initdb and pg_ctl were not found: the Postgres outage test starts a cluster of its own " +
-      "(apt-get install postgresql, or put PostgreSQL's bin directory on PATH)"
-  )
 }
+
+const hint =
+  "the Postgres outage test starts a cluster of its own (apt-get install postgresql, or put PostgreSQL's bin directory on PATH)"
 
 export interface ThrowawayPostgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres`: the cluster is the test's, so its default database is. */
@@ -52,20 +40,19 @@ export interface ThrowawayPostgres {
 }
 
 export const startThrowawayPostgres = async (port: number): Promise<ThrowawayPostgres> => {
-  const bin = findBinaries()
+  const pgCtl = await Effect.runPromise(LoopbackServer.findProgram("pg_ctl", hint, postgresBinDirectories()))
+  const initdb = await Effect.runPromise(LoopbackServer.findProgram("initdb", hint, [dirname(pgCtl)]))
   const asRoot = process.getuid?.() === 0
   const directory = await mkdtemp(join(tmpdir(), "petstore-outage-"))
   if (asRoot) await run("chown", ["postgres", directory])
   const data = join(directory, "data")
-  const command = async (program: string, args: ReadonlyArray<string>) => {
-    const path = join(bin, program)
+  const command = async (path: string, args: ReadonlyArray<string>) => {
     await (asRoot ? run("runuser", ["-u", "postgres", "--", path, ...args]) : run(path, [...args]))
   }
-  await command("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync"])
+  await command(initdb, ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync"])
   const options = `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off`
-  const start = () =>
-    command("pg_ctl", ["-D", data, "-o", options, "-l", join(directory, "log"), "-w", "start"])
-  const stop = () => command("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"])
+  const start = () => command(pgCtl, ["-D", data, "-o", options, "-l", join(directory, "log"), "-w", "start"])
+  const stop = () => command(pgCtl, ["-D", data, "-m", "fast", "-w", "stop"])
   await start()
   const remove = async () => {
     await stop().catch(() => undefined)
