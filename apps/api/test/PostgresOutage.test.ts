@@ -8,6 +8,7 @@
  * meanwhile, as documented, and then succeed.
  */
 import { randomUUID } from "node:crypto"
+import { setTimeout as sleep } from "node:timers/promises"
 import { afterEach, describe, expect, it } from "vitest"
 import {
   cleanUp,
@@ -23,8 +24,6 @@ import {
 import { startThrowawayPostgres } from "./support/ThrowawayPostgres.js"
 
 afterEach(cleanUp, 60_000)
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 interface Answer {
   readonly status: number

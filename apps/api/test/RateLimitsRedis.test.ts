@@ -5,6 +5,7 @@
  * starts one): fails, never skips, when it is unreachable.
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { setTimeout as sleep } from "node:timers/promises"
 import { LoopbackServer } from "@petstore/testing"
 import { Effect } from "effect"
 import { Redis } from "ioredis"
@@ -157,7 +158,7 @@ describe("rate limits on Redis", () => {
             )
           )
             break
-          await new Promise((resolve) => setTimeout(resolve, 50))
+          await sleep(50)
         }
         await probe.quit()
       }
@@ -199,7 +200,7 @@ describe("rate limits on Redis", () => {
         let limited: string | undefined
         for (let attempt = 0; attempt < 100 && limited === undefined; attempt++) {
           limited = (await send(server.baseUrl, "/v1/pets", { key })).headers.ratelimit as string | undefined
-          if (limited === undefined) await new Promise((resolve) => setTimeout(resolve, 100))
+          if (limited === undefined) await sleep(100)
         }
         expect(limited).toBe(`"api-key";r=99;t=1`)
         expect((await send(server.baseUrl, "/readyz")).json()).toEqual({
