@@ -8,7 +8,7 @@
  */
 import type { Option } from "effect"
 import { Duration } from "effect"
-import { Certificate } from "./CustomDomain.js"
+import { type Certificate, makeCertificate } from "./CustomDomain.js"
 import { Problem } from "./DomainProblem.js"
 import type { DomainVerdict } from "./DomainVerdict.js"
 
@@ -26,7 +26,7 @@ export const issued = (
   certificate: Certificate,
   validity: { readonly issuedAt: Date; readonly expiresAt: Date }
 ): Certificate =>
-  new Certificate({
+  makeCertificate({
     ...certificate,
     status: "issued",
     issuedAt: validity.issuedAt,
@@ -36,7 +36,7 @@ export const issued = (
 
 /** The CA refused the order; `reason` is its own words. */
 export const issuanceFailed = (certificate: Certificate, reason: string): Certificate =>
-  new Certificate({
+  makeCertificate({
     ...certificate,
     status: "failed",
     problems: [
@@ -49,7 +49,7 @@ export const issuanceFailed = (certificate: Certificate, reason: string): Certif
 
 /** No certificate in time; `problems` are the causes found (none found: an empty list). */
 export const delayed = (certificate: Certificate, problems: ReadonlyArray<Problem>): Certificate =>
-  new Certificate({ ...certificate, status: "delayed", problems })
+  makeCertificate({ ...certificate, status: "delayed", problems })
 
 /** Whether an issued certificate is due for renewal at `now`. */
 export const needsRenewal = (certificate: Certificate, now: Date): boolean =>
@@ -62,7 +62,7 @@ export const needsRenewal = (certificate: Certificate, now: Date): boolean =>
  * is still served until it expires or is replaced.
  */
 export const restartIssuance = (certificate: Certificate): Certificate =>
-  new Certificate({ ...certificate, status: "pending", problems: [] })
+  makeCertificate({ ...certificate, status: "pending", problems: [] })
 
 /**
  * Why a certificate is late, from the domain checked again now and the CAA rule's finding. A lookup

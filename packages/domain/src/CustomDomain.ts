@@ -8,6 +8,7 @@ import { OrderRef } from "./CertificateIssuer.js"
 import { Problem } from "./DomainProblem.js"
 import { DomainKind, Hostname } from "./Hostname.js"
 import { ProjectId } from "./Project.js"
+import { validatingConstructor } from "./ValidatingConstructor.js"
 
 /** The TTL we ask owners to set. Another TTL is not a failure. */
 export const instructedTtl = 3600
@@ -31,6 +32,9 @@ export class Verification extends Schema.Class<Verification>("Verification")({
   problems: Schema.Array(Problem)
 }) {}
 
+/** `new Verification(props)`, validated without recompiling (see ValidatingConstructor). */
+export const makeVerification = validatingConstructor(Verification)
+
 export const CertificateStatus = Schema.Literal("none", "pending", "issued", "delayed", "failed")
 export type CertificateStatus = typeof CertificateStatus.Type
 
@@ -40,6 +44,9 @@ export class Certificate extends Schema.Class<Certificate>("Certificate")({
   expiresAt: Schema.NullOr(Schema.Date),
   problems: Schema.Array(Problem)
 }) {}
+
+/** `new Certificate(props)`, validated without recompiling (see ValidatingConstructor). */
+export const makeCertificate = validatingConstructor(Certificate)
 
 /** Where the work on a certificate stands: internal, for the worker that drives the CA. */
 export class Issuance extends Schema.Class<Issuance>("Issuance")({
@@ -52,6 +59,9 @@ export class Issuance extends Schema.Class<Issuance>("Issuance")({
   /** Attempts since the last progress, for the backoff. */
   attempts: Schema.NonNegativeInt
 }) {}
+
+/** `new Issuance(props)`, validated without recompiling (see ValidatingConstructor). */
+export const makeIssuance = validatingConstructor(Issuance)
 
 const domainFields = {
   hostname: Hostname,
@@ -69,6 +79,9 @@ export class CustomDomain extends Schema.Class<CustomDomain>("CustomDomain")({
   /** Null until the domain verifies. */
   issuance: Schema.NullOr(Issuance)
 }) {}
+
+/** `new CustomDomain(props)`, validated without recompiling (see ValidatingConstructor). */
+export const makeCustomDomain = validatingConstructor(CustomDomain)
 
 /** A domain as its owner sees it (contract section 3, `Domain`): without the internal `issuance`. */
 export const DomainResource = Schema.Struct(domainFields).annotations({ identifier: "Domain" })

@@ -3,7 +3,13 @@
  * a verdict; the 48-hour window closes on a domain still unverified; Verify restarts the window. A
  * domain that verifies has its certificate asked for at once (`pending`, see IssuanceSchedule).
  */
-import { Certificate, CustomDomain, dnsInstruction, Verification } from "./CustomDomain.js"
+import {
+  type CustomDomain,
+  dnsInstruction,
+  makeCertificate,
+  makeCustomDomain,
+  makeVerification
+} from "./CustomDomain.js"
 import { Problem } from "./DomainProblem.js"
 import type { DomainVerdict } from "./DomainVerdict.js"
 import { type Hostname, hostnameKind } from "./Hostname.js"
@@ -11,7 +17,7 @@ import { requestCertificate } from "./IssuanceSchedule.js"
 import type { ProjectId } from "./Project.js"
 import { deadlineFrom, nextCheckAt } from "./VerificationSchedule.js"
 
-const noCertificate = new Certificate({ status: "none", issuedAt: null, expiresAt: null, problems: [] })
+const noCertificate = makeCertificate({ status: "none", issuedAt: null, expiresAt: null, problems: [] })
 
 /** A new domain: pending, checked at once by the worker, with 48 hours to verify. */
 export const newCustomDomain = (
@@ -21,13 +27,13 @@ export const newCustomDomain = (
   now: Date
 ): CustomDomain => {
   const kind = hostnameKind(hostname)
-  return new CustomDomain({
+  return makeCustomDomain({
     hostname,
     projectId,
     kind,
     status: "pending",
     dnsRecord: dnsInstruction(hostname, kind, target),
-    verification: new Verification({
+    verification: makeVerification({
       lastCheckedAt: null,
       nextCheckAt: now,
       deadline: deadlineFrom(now),
@@ -41,10 +47,10 @@ export const newCustomDomain = (
 
 /** Verify (or Re-verify) clicked: a fresh 48-hour window, starting now. */
 export const restartVerificationWindow = (domain: CustomDomain, now: Date): CustomDomain =>
-  new CustomDomain({
+  makeCustomDomain({
     ...domain,
     status: domain.status === "failed" ? "pending" : domain.status,
-    verification: new Verification({ ...domain.verification, nextCheckAt: now, deadline: deadlineFrom(now) })
+    verification: makeVerification({ ...domain.verification, nextCheckAt: now, deadline: deadlineFrom(now) })
   })
 
 const timedOut = (deadline: Date) =>
@@ -57,18 +63,18 @@ const timedOut = (deadline: Date) =>
 export const applyVerdict = (domain: CustomDomain, verdict: DomainVerdict, now: Date): CustomDomain => {
   const { deadline } = domain.verification
   if (verdict._tag === "Verified") {
-    const verified = new CustomDomain({
+    const verified = makeCustomDomain({
       ...domain,
       status: "verified",
-      verification: new Verification({ lastCheckedAt: now, nextCheckAt: null, deadline, problems: [] })
+      verification: makeVerification({ lastCheckedAt: now, nextCheckAt: null, deadline, problems: [] })
     })
     return domain.certificate.status === "none" ? requestCertificate(verified, now) : verified
   }
   // A lookup that got no answer never takes a verified domain down by itself.
   if (verdict._tag === "Inconclusive" && domain.status === "verified") {
-    return new CustomDomain({
+    return makeCustomDomain({
       ...domain,
-      verification: new Verification({
+      verification: makeVerification({
         ...domain.verification,
         lastCheckedAt: now,
         nextCheckAt: null,
@@ -77,10 +83,10 @@ export const applyVerdict = (domain: CustomDomain, verdict: DomainVerdict, now: 
     })
   }
   if (now.getTime() >= deadline.getTime()) {
-    return new CustomDomain({
+    return makeCustomDomain({
       ...domain,
       status: "failed",
-      verification: new Verification({
+      verification: makeVerification({
         lastCheckedAt: now,
         nextCheckAt: null,
         deadline,
@@ -88,10 +94,10 @@ export const applyVerdict = (domain: CustomDomain, verdict: DomainVerdict, now: 
       })
     })
   }
-  return new CustomDomain({
+  return makeCustomDomain({
     ...domain,
     status: "pending",
-    verification: new Verification({
+    verification: makeVerification({
       lastCheckedAt: now,
       nextCheckAt: nextCheckAt(deadline, now),
       deadline,

@@ -17,7 +17,13 @@ import {
   renewalDueAt,
   restartIssuance
 } from "./CertificateLifecycle.js"
-import { Certificate, CustomDomain, Issuance } from "./CustomDomain.js"
+import {
+  type CustomDomain,
+  type Issuance,
+  makeCertificate,
+  makeCustomDomain,
+  makeIssuance
+} from "./CustomDomain.js"
 import { Problem } from "./DomainProblem.js"
 
 /** An open order is polled after 2 s, then less often, at most every 5 minutes. */
@@ -39,19 +45,19 @@ export const backoff = (attempts: number, first: Duration.Duration, longest: Dur
   )
 
 const withIssuance = (domain: CustomDomain, issuance: Issuance, certificate = domain.certificate) =>
-  new CustomDomain({ ...domain, certificate, issuance })
+  makeCustomDomain({ ...domain, certificate, issuance })
 
 /** A certificate is asked for now (verification or Re-verify): `pending`, worked on at once. */
 export const requestCertificate = (domain: CustomDomain, now: Date): CustomDomain =>
   withIssuance(
     domain,
-    new Issuance({ requestedAt: now, order: null, nextAttemptAt: now, attempts: 0 }),
+    makeIssuance({ requestedAt: now, order: null, nextAttemptAt: now, attempts: 0 }),
     restartIssuance(domain.certificate)
   )
 
 /** The issued certificate is due for renewal: a new order, while the current one keeps being served. */
 export const renewCertificate = (domain: CustomDomain, now: Date): CustomDomain =>
-  withIssuance(domain, new Issuance({ requestedAt: now, order: null, nextAttemptAt: now, attempts: 0 }))
+  withIssuance(domain, makeIssuance({ requestedAt: now, order: null, nextAttemptAt: now, attempts: 0 }))
 
 /** Whether the worker has certificate work for `domain` at `now`. */
 export const isIssuanceDue = (domain: CustomDomain, now: Date): boolean =>
@@ -82,14 +88,14 @@ const noProgress = (domain: CustomDomain, issuance: Issuance, causes: ReadonlyAr
     issuance.nextAttemptAt !== null && domain.certificate.status === "pending"
       ? new Date(Math.min(issuance.nextAttemptAt.getTime(), lateAt))
       : issuance.nextAttemptAt
-  return withIssuance(domain, new Issuance({ ...issuance, nextAttemptAt: next }))
+  return withIssuance(domain, makeIssuance({ ...issuance, nextAttemptAt: next }))
 }
 
 /** The order is open; it is polled shortly. */
 export const orderStarted = (domain: CustomDomain, order: OrderRef, now: Date): CustomDomain =>
   withIssuance(
     domain,
-    new Issuance({
+    makeIssuance({
       requestedAt: domain.issuance?.requestedAt ?? now,
       order,
       nextAttemptAt: plus(now, firstPollAfter),
@@ -108,7 +114,7 @@ const tryAgain = (
   const attempts = (domain.issuance?.attempts ?? 0) + 1
   return noProgress(
     domain,
-    new Issuance({
+    makeIssuance({
       requestedAt: domain.issuance?.requestedAt ?? now,
       order: keepOrder ? (domain.issuance?.order ?? null) : null,
       nextAttemptAt: plus(now, backoff(attempts, interval.first, interval.longest)),
@@ -151,7 +157,7 @@ export const certificateIssued = (
 ): CustomDomain =>
   withIssuance(
     domain,
-    new Issuance({
+    makeIssuance({
       requestedAt: domain.issuance?.requestedAt ?? validity.issuedAt,
       order: null,
       nextAttemptAt: renewalDueAt(validity.expiresAt),
@@ -176,23 +182,23 @@ export const orderRefused = (
   if (isRenewal(domain)) {
     return withIssuance(
       domain,
-      new Issuance({
+      makeIssuance({
         requestedAt: domain.issuance?.requestedAt ?? now,
         order: null,
         nextAttemptAt: plus(now, renewalRetryAfter),
         attempts: (domain.issuance?.attempts ?? 0) + 1
       }),
-      new Certificate({ ...domain.certificate, problems })
+      makeCertificate({ ...domain.certificate, problems })
     )
   }
   return withIssuance(
     domain,
-    new Issuance({
+    makeIssuance({
       requestedAt: domain.issuance?.requestedAt ?? now,
       order: null,
       nextAttemptAt: null,
       attempts: (domain.issuance?.attempts ?? 0) + 1
     }),
-    new Certificate({ ...refused, problems })
+    makeCertificate({ ...refused, problems })
   )
 }
