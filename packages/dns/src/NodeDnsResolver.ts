@@ -224,10 +224,11 @@ export const make = (
       (created) => Effect.sync(() => created.cancel())
     )
 
+    // Spans without a stack trace: capturing one costs an Error per lookup, and the name says where.
     const cname = (name: string): Effect.Effect<DnsAnswer<string>> =>
       ask(() => resolver.resolveCname(name), CnameAnswer).pipe(
         Effect.map(dedupeRecords),
-        Effect.withSpan("NodeDnsResolver.cname", { attributes: { name } })
+        Effect.withSpan("NodeDnsResolver.cname", { attributes: { name }, captureStackTrace: false })
       )
 
     const addresses = (name: string): Effect.Effect<DnsAnswer<string>> =>
@@ -238,12 +239,12 @@ export const make = (
         }
       ).pipe(
         Effect.map(([ipv4, ipv6]) => combineAddresses(ipv4, ipv6)),
-        Effect.withSpan("NodeDnsResolver.addresses", { attributes: { name } })
+        Effect.withSpan("NodeDnsResolver.addresses", { attributes: { name }, captureStackTrace: false })
       )
 
     const caa = (name: string): Effect.Effect<DnsAnswer<CaaRecord>> =>
       ask(() => resolver.resolveCaa(name), CaaAnswer).pipe(
-        Effect.withSpan("NodeDnsResolver.caa", { attributes: { name } })
+        Effect.withSpan("NodeDnsResolver.caa", { attributes: { name }, captureStackTrace: false })
       )
 
     return DnsResolver.of({ cname, addresses, caa })

@@ -1,9 +1,9 @@
 /**
  * The worker's job: claim the domains with work due (a verification check, certificate work), do it
- * with bounded concurrency, and store each result only while its lease still holds. Work that fails
- * to run gives its lease back.
+ * with bounded concurrency, and store the round's results (one write) only while each lease still
+ * holds. Work that fails to run gives its lease back.
  */
-import { Clock, Config, Duration, Effect } from "effect"
+import { Array as Arr, Clock, Config, Duration, Effect, Option } from "effect"
 import { advanceCertificate } from "./CertificateIssuance.js"
 import type { CustomDomain } from "./CustomDomain.js"
 import { observeDomain } from "./CustomDomains.js"
@@ -50,29 +50,49 @@ export const checkDueDomains = (options: DueCheckOptions) =>
     })
     const release = (domain: CustomDomain) =>
       domains.releaseLease(domain.hostname, options.holder).pipe(Effect.ignore)
-    const stored = yield* Effect.forEach(
-      claimed,
-      (domain) =>
-        workOnDomain(domain).pipe(
-          Effect.flatMap((checked) => domains.completeCheck(checked, options.holder)),
-          Effect.withSpan("DomainChecks.job", {
-            attributes: { hostname: domain.hostname },
-            captureStackTrace: false
-          }),
-          // One domain's failure (storage hiccup) gives its lease back and spares the others.
+    const storeAlone = (domain: CustomDomain) =>
+      domains
+        .completeChecks([domain], options.holder)
+        .pipe(
           Effect.catchAll((error) =>
             Effect.zipRight(
-              Effect.logWarning(`work on ${domain.hostname} failed`, error),
-              Effect.as(release(domain), false)
+              Effect.logWarning(`storing the work on ${domain.hostname} failed`, error),
+              Effect.as(release(domain), [])
             )
           )
-        ),
-      { concurrency: options.concurrency }
-    ).pipe(
-      // Stopping mid-round gives back every lease still held (a completed check holds none).
+        )
+    const round = Effect.gen(function* () {
+      const results = yield* Effect.forEach(
+        claimed,
+        (domain) =>
+          workOnDomain(domain).pipe(
+            Effect.map(Option.some),
+            Effect.withSpan("DomainChecks.job", {
+              attributes: { hostname: domain.hostname },
+              captureStackTrace: false
+            }),
+            // One domain's failure (its CA or DNS lookups) gives its lease back and spares the others.
+            Effect.catchAll((error) =>
+              Effect.zipRight(
+                Effect.logWarning(`work on ${domain.hostname} failed`, error),
+                Effect.as(release(domain), Option.none<CustomDomain>())
+              )
+            )
+          ),
+        { concurrency: options.concurrency }
+      )
+      const checked = Arr.getSomes(results)
+      // The round's results in one write; when it fails, each is written alone, so that one bad
+      // result (or a storage hiccup) gives back only the leases it must.
+      return yield* domains
+        .completeChecks(checked, options.holder)
+        .pipe(Effect.catchAll(() => Effect.map(Effect.forEach(checked, storeAlone), Arr.flatten)))
+    })
+    // Stopping mid-round gives back every lease still held (a stored result holds none).
+    const stored = yield* round.pipe(
       Effect.onInterrupt(() => Effect.forEach(claimed, release, { discard: true }))
     )
-    const completed = stored.filter((ok) => ok).length
+    const completed = stored.length
     return {
       claimed: claimed.length,
       completed,

@@ -45,9 +45,13 @@ export class DomainRepository extends Context.Tag("@petstore/domain/DomainReposi
     /** Gives back a lease, so the domain can be claimed again at once (graceful shutdown). */
     readonly releaseLease: (hostname: Hostname, holder: string) => Effect.Effect<void, StorageError>
     /**
-     * Stores the result of a leased check and ends the lease, only if `holder` still holds it; false
-     * when the lease was lost (expired and taken over) or the domain removed.
+     * Stores the results of leased checks and ends their leases, each only if `holder` still holds
+     * it; the hostnames stored. A domain missing from them lost its lease (expired and taken over) or
+     * was removed.
      */
-    readonly completeCheck: (domain: CustomDomain, holder: string) => Effect.Effect<boolean, StorageError>
+    readonly completeChecks: (
+      domains: ReadonlyArray<CustomDomain>,
+      holder: string
+    ) => Effect.Effect<ReadonlyArray<Hostname>, StorageError>
   }
 >() {}

@@ -131,7 +131,11 @@ export const make: Effect.Effect<DomainRepository["Type"]> = Effect.map(
             heldBy(stored, holder) ? { ...stored, lease: Option.none() } : stored
           )
         })),
-      completeCheck: (domain, holder) => replaceIf(domain, (stored) => heldBy(stored, holder), true)
+      completeChecks: (domains, holder) =>
+        Effect.map(
+          Effect.filter(domains, (domain) => replaceIf(domain, (stored) => heldBy(stored, holder), true)),
+          (stored) => stored.map((domain) => domain.hostname)
+        )
     })
   }
 )

@@ -8,8 +8,8 @@
  *
  * Claiming is one statement: select the due, unleased rows oldest first `for update skip locked`,
  * and lease them in the same update, so concurrent claimers (other workers, other processes) skip
- * each other's rows and never lease one domain twice. Completing a check and giving a lease back are
- * conditional on the lease holder.
+ * each other's rows and never lease one domain twice. Completing checks (a round's results in one
+ * statement) and giving a lease back are conditional on the lease holder.
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import {
@@ -193,14 +193,30 @@ export const make: Effect.Effect<DomainRepository["Type"], never, SqlClient.SqlC
         where hostname = ${hostname} and lease_holder = ${holder}`
     })
 
-    const completeCheck = SqlSchema.findAll({
-      Request: Schema.Struct({ domain: CustomDomainFromRow, holder: Schema.String }),
+    // Many results in one statement: the rows travel as one jsonb array, read back as a record set
+    // (timestamps from their ISO text), and each changes only while `holder` holds its lease.
+    const completeChecks = SqlSchema.findAll({
+      Request: Schema.Struct({ domains: Schema.Array(CustomDomainFromRow), holder: Schema.String }),
       Result: Changed,
-      execute: ({ domain, holder }) => sql`
-        update custom_domains set ${assignments(domain)}, lease_holder = null, lease_until = null
-        where hostname = ${domain.hostname} and project_id = ${domain.projectId}
-          and lease_holder = ${holder}
-        returning hostname`
+      execute: ({ domains, holder }) => sql`
+        update custom_domains as stored set
+          kind = result.kind, status = result.status, dns_record = result."dnsRecord",
+          verification_last_checked_at = result."lastCheckedAt",
+          verification_next_check_at = result."nextCheckAt",
+          verification_deadline = result.deadline,
+          verification_problems = result.problems,
+          certificate = result.certificate,
+          created_at = result."createdAt",
+          issuance = result.issuance,
+          issuance_next_attempt_at = result."issuanceNextAttemptAt",
+          lease_holder = null, lease_until = null
+        from jsonb_to_recordset(${JSON.stringify(domains)}::jsonb) as result(
+          hostname text, "projectId" text, kind text, status text, "dnsRecord" jsonb,
+          "lastCheckedAt" timestamptz, "nextCheckAt" timestamptz, deadline timestamptz, problems jsonb,
+          certificate jsonb, "createdAt" timestamptz, issuance jsonb, "issuanceNextAttemptAt" timestamptz)
+        where stored.hostname = result.hostname and stored.project_id = result."projectId"
+          and stored.lease_holder = ${holder}
+        returning stored.hostname`
     })
 
     return DomainRepository.of({
@@ -240,10 +256,10 @@ export const make: Effect.Effect<DomainRepository["Type"], never, SqlClient.SqlC
         ),
       releaseLease: (hostname, holder) =>
         releaseLease({ hostname, holder }).pipe(storageOperation("DomainRepository.releaseLease")),
-      completeCheck: (domain, holder) =>
-        completeCheck({ domain, holder }).pipe(
-          Effect.map((rows) => rows.length > 0),
-          storageOperation("DomainRepository.completeCheck")
+      completeChecks: (checked, holder) =>
+        (checked.length === 0 ? Effect.succeed([]) : completeChecks({ domains: checked, holder })).pipe(
+          Effect.map((rows) => rows.map((row) => row.hostname as Hostname)),
+          storageOperation("DomainRepository.completeChecks")
         )
     })
   }

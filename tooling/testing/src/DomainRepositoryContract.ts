@@ -207,6 +207,12 @@ const drainDue = Effect.gen(function* () {
 
 const freshHolder = (name: string) => Effect.map(randomToken, (token) => `${name}-${token}`)
 
+/** One result through `completeChecks`: whether it was stored. */
+const completeCheck = (domain: CustomDomain, holder: string) =>
+  Effect.flatMap(DomainRepository, (repository) =>
+    Effect.map(repository.completeChecks([domain], holder), (stored) => stored.includes(domain.hostname))
+  )
+
 export const domainRepositoryTests = (
   it: Vitest.MethodsNonLive<DomainStore, true>,
   options: DomainRepositoryContractOptions = {}
@@ -579,7 +585,7 @@ export const domainRepositoryTests = (
   )
 
   it.effect(
-    "issuance round-trips through claim, completeCheck and update; claims follow its next attempt",
+    "issuance round-trips through claim, completeChecks and update; claims follow its next attempt",
     () =>
       Effect.gen(function* () {
         const repository = yield* DomainRepository
@@ -601,7 +607,7 @@ export const domainRepositoryTests = (
         // The order is opened: polled again 2 s later, not before.
         const opened = orderStarted(verifiedDomain, orderRef(7), later(t0, 3 * second))
         const pollAt = opened.issuance?.nextAttemptAt ?? farFuture
-        expect(yield* repository.completeCheck(opened, holder)).toBe(true)
+        expect(yield* completeCheck(opened, holder)).toBe(true)
         expect(Option.map(yield* repository.findByHostname(added.hostname), fields)).toEqual(
           Option.some(fields(opened))
         )
@@ -618,7 +624,7 @@ export const domainRepositoryTests = (
         })
         const renewalAt = issuedDomain.issuance?.nextAttemptAt ?? farFuture
         expect(renewalAt).toEqual(later(pollAt, 60 * day))
-        expect(yield* repository.completeCheck(issuedDomain, holder)).toBe(true)
+        expect(yield* completeCheck(issuedDomain, holder)).toBe(true)
         expect(
           yield* repository.claimDue(later(renewalAt, -1), 10, { holder, until: later(renewalAt, minute) })
         ).toEqual([])
@@ -688,7 +694,7 @@ export const domainRepositoryTests = (
       const clicked = restartVerificationWindow(domain, later(t0, 2 * minute))
       expect(yield* repository.update(clicked)).toBe(true)
       const stale = applyVerdict(domain, unverified([notFound]), later(t0, 3 * minute))
-      expect(yield* repository.completeCheck(stale, "worker-a")).toBe(false)
+      expect(yield* completeCheck(stale, "worker-a")).toBe(false)
       const stored = yield* repository.findByHostname(domain.hostname)
       expect(Option.map(stored, (found) => found.verification.deadline.getTime())).toEqual(
         Option.some(clicked.verification.deadline.getTime())
@@ -696,7 +702,7 @@ export const domainRepositoryTests = (
     })
   )
 
-  it.effect("completeCheck stores the result and ends the lease while the holder holds it", () =>
+  it.effect("completing a check stores the result and ends the lease while the holder holds it", () =>
     Effect.gen(function* () {
       const repository = yield* DomainRepository
       yield* drainDue
@@ -714,11 +720,11 @@ export const domainRepositoryTests = (
       const checked = applyVerdict(domain, unverified([cnameMismatch]), later(now, 2 * second))
       const nextCheck = checked.verification.nextCheckAt
       expect(nextCheck).not.toBeNull()
-      expect(yield* repository.completeCheck(checked, b)).toBe(false)
+      expect(yield* completeCheck(checked, b)).toBe(false)
       expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
         Option.some(fields(domain))
       )
-      expect(yield* repository.completeCheck(checked, a)).toBe(true)
+      expect(yield* completeCheck(checked, a)).toBe(true)
       expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
         Option.some(fields(checked))
       )
@@ -731,59 +737,112 @@ export const domainRepositoryTests = (
       const again = yield* repository.claimDue(nextCheck, 10, { holder: b, until: later(nextCheck, hour) })
       expect(again.map(fields)).toEqual([fields(checked)])
       // Completing twice does not work: the lease is B's now.
-      expect(yield* repository.completeCheck(checked, a)).toBe(false)
+      expect(yield* completeCheck(checked, a)).toBe(false)
 
       // A lease that expired but that nobody took over still belongs to its holder.
       const slowChecked = applyVerdict(slow, verified, later(leaseEnd, minute))
-      expect(yield* repository.completeCheck(slowChecked, a)).toBe(true)
+      expect(yield* completeCheck(slowChecked, a)).toBe(true)
       expect(Option.map(yield* repository.findByHostname(slow.hostname), fields)).toEqual(
         Option.some(fields(slowChecked))
       )
     })
   )
 
-  it.effect("completeCheck is false once another holder took over the expired lease, or after removal", () =>
-    Effect.gen(function* () {
-      const repository = yield* DomainRepository
-      yield* drainDue
-      const { domains, project } = yield* projectWith(["subdomain", "subdomain"])
-      const [domain, removed] = domains
-      if (domain === undefined || removed === undefined) return
-      yield* Effect.forEach(domains, repository.insert)
-      const [a, b] = [yield* freshHolder("a"), yield* freshHolder("b")]
-      const now = later(t0, second)
-      yield* repository.claimDue(now, 10, { holder: a, until: later(now, minute) })
+  it.effect(
+    "completing a check is refused once another holder took over the expired lease, or after removal",
+    () =>
+      Effect.gen(function* () {
+        const repository = yield* DomainRepository
+        yield* drainDue
+        const { domains, project } = yield* projectWith(["subdomain", "subdomain"])
+        const [domain, removed] = domains
+        if (domain === undefined || removed === undefined) return
+        yield* Effect.forEach(domains, repository.insert)
+        const [a, b] = [yield* freshHolder("a"), yield* freshHolder("b")]
+        const now = later(t0, second)
+        yield* repository.claimDue(now, 10, { holder: a, until: later(now, minute) })
 
-      const takeover = later(now, minute + 1)
-      const takenOver = yield* repository.claimDue(takeover, 10, { holder: b, until: later(takeover, hour) })
-      expect(hostnamesOf(takenOver)).toEqual(hostnamesOf(domains))
+        const takeover = later(now, minute + 1)
+        const takenOver = yield* repository.claimDue(takeover, 10, {
+          holder: b,
+          until: later(takeover, hour)
+        })
+        expect(hostnamesOf(takenOver)).toEqual(hostnamesOf(domains))
 
-      const byA = applyVerdict(domain, unverified([notFound]), later(takeover, 1))
-      expect(yield* repository.completeCheck(byA, a)).toBe(false)
-      expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
-        Option.some(fields(domain))
-      )
-      const byB = applyVerdict(domain, verified, later(takeover, 2))
-      expect(yield* repository.completeCheck(byB, b)).toBe(true)
-      expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
-        Option.some(fields(byB))
-      )
+        const byA = applyVerdict(domain, unverified([notFound]), later(takeover, 1))
+        expect(yield* completeCheck(byA, a)).toBe(false)
+        expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
+          Option.some(fields(domain))
+        )
+        const byB = applyVerdict(domain, verified, later(takeover, 2))
+        expect(yield* completeCheck(byB, b)).toBe(true)
+        expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
+          Option.some(fields(byB))
+        )
 
-      expect(yield* repository.remove(project.id, removed.hostname)).toBe(true)
-      expect(yield* repository.completeCheck(applyVerdict(removed, verified, later(takeover, 3)), b)).toBe(
-        false
-      )
-      expect(yield* repository.findByHostname(removed.hostname)).toEqual(Option.none())
-      // Re-added by someone else meanwhile: the old lease does not carry over.
-      const other = yield* projectWith([])
-      yield* repository.insert(newCustomDomain(removed.hostname, other.project.id, cnameTarget, takeover))
-      expect(yield* repository.completeCheck(applyVerdict(removed, verified, later(takeover, 4)), b)).toBe(
-        false
-      )
-      expect(
-        Option.map(yield* repository.findByHostname(removed.hostname), (found) => found.projectId)
-      ).toEqual(Option.some(other.project.id))
-    })
+        expect(yield* repository.remove(project.id, removed.hostname)).toBe(true)
+        expect(yield* completeCheck(applyVerdict(removed, verified, later(takeover, 3)), b)).toBe(false)
+        expect(yield* repository.findByHostname(removed.hostname)).toEqual(Option.none())
+        // Re-added by someone else meanwhile: the old lease does not carry over.
+        const other = yield* projectWith([])
+        yield* repository.insert(newCustomDomain(removed.hostname, other.project.id, cnameTarget, takeover))
+        expect(yield* completeCheck(applyVerdict(removed, verified, later(takeover, 4)), b)).toBe(false)
+        expect(
+          Option.map(yield* repository.findByHostname(removed.hostname), (found) => found.projectId)
+        ).toEqual(Option.some(other.project.id))
+      })
+  )
+
+  it.effect(
+    "completeChecks stores a round's results at once, each only where the holder still holds it",
+    () =>
+      Effect.gen(function* () {
+        const repository = yield* DomainRepository
+        yield* drainDue
+        expect(yield* repository.completeChecks([], "nobody")).toEqual([])
+        const { domains, project } = yield* projectWith(["subdomain", "apex", "subdomain"])
+        const [pending, toVerify, removed] = domains
+        if (pending === undefined || toVerify === undefined || removed === undefined) return
+        yield* Effect.forEach([pending, toVerify, removed], repository.insert)
+        const [a, b] = [yield* freshHolder("a"), yield* freshHolder("b")]
+        const now = later(t0, second)
+        yield* repository.claimDue(now, 10, { holder: a, until: later(now, hour) })
+        // Another project's domain, leased by another worker: never touched by A's results.
+        const { domains: others } = yield* projectWith(["subdomain"])
+        const foreign = others[0] ?? (yield* Effect.dieMessage("no domain"))
+        yield* repository.insert(foreign)
+        yield* repository.claimDue(now, 10, { holder: b, until: later(now, hour) })
+        expect(yield* repository.remove(project.id, removed.hostname)).toBe(true)
+
+        const checkedAt = later(now, 2 * second)
+        const stillPending = applyVerdict(pending, unverified([cnameMismatch]), checkedAt)
+        const nowVerified = applyVerdict(toVerify, verified, checkedAt)
+        expect(nowVerified.issuance).not.toBeNull()
+        expect(stillPending.issuance).toBeNull()
+        const stored = yield* repository.completeChecks(
+          [
+            stillPending,
+            nowVerified,
+            applyVerdict(removed, verified, checkedAt),
+            applyVerdict(foreign, verified, checkedAt)
+          ],
+          a
+        )
+        expect([...stored].sort()).toEqual([pending.hostname, toVerify.hostname].sort())
+        expect(Option.map(yield* repository.findByHostname(pending.hostname), fields)).toEqual(
+          Option.some(fields(stillPending))
+        )
+        expect(Option.map(yield* repository.findByHostname(toVerify.hostname), fields)).toEqual(
+          Option.some(fields(nowVerified))
+        )
+        expect(Option.map(yield* repository.findByHostname(foreign.hostname), fields)).toEqual(
+          Option.some(fields(foreign))
+        )
+        expect(yield* repository.findByHostname(removed.hostname)).toEqual(Option.none())
+        // A's leases ended with its results; B's lease on the other domain holds.
+        expect(yield* completeCheck(applyVerdict(foreign, verified, checkedAt), b)).toBe(true)
+        expect(yield* completeCheck(nowVerified, a)).toBe(false)
+      })
   )
 
   const concurrentDomains = options.concurrentClaimDomains ?? 500

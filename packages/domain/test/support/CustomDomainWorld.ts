@@ -16,6 +16,7 @@ import {
   type DomainConfig,
   type DomainLease,
   DomainRepository,
+  type Hostname,
   HostnameTaken,
   OrderRef,
   type OrderState,
@@ -82,7 +83,7 @@ export interface WorldControls {
   readonly leaseOf: (hostname: string) => Effect.Effect<DomainLease | null>
   /** Hands the lease of `hostname` to another holder (a worker that took an expired lease over). */
   readonly stealLease: (hostname: string, holder: string) => Effect.Effect<void>
-  /** Makes `completeCheck` of `hostname` fail with a storage error. */
+  /** Makes storing any batch of results that holds `hostname` fail with a storage error. */
   readonly failCompletionOf: (hostname: string) => Effect.Effect<void>
   /** Removes a domain behind the use cases' back (another request deleting it). */
   readonly removeDirectly: (hostname: string) => Effect.Effect<void>
@@ -275,15 +276,20 @@ export const fakeWorld: Layer.Layer<
           const row = (yield* Ref.get(domains)).get(hostname)
           if (row?.lease?.holder === holder) yield* setRow(hostname, { ...row, lease: null })
         }),
-      completeCheck: (domain, holder) =>
+      completeChecks: (checked, holder) =>
         Effect.gen(function* () {
-          if ((yield* Ref.get(failingCompletions)).has(domain.hostname)) {
-            return yield* new StorageError({ operation: "completeCheck", cause: new Error("disk full") })
+          const failing = yield* Ref.get(failingCompletions)
+          if (checked.some((domain) => failing.has(domain.hostname))) {
+            return yield* new StorageError({ operation: "completeChecks", cause: new Error("disk full") })
           }
-          const row = (yield* Ref.get(domains)).get(domain.hostname)
-          if (row === undefined || row.lease?.holder !== holder) return false
-          yield* setRow(domain.hostname, { domain, lease: null })
-          return true
+          const stored: Array<Hostname> = []
+          for (const domain of checked) {
+            const row = (yield* Ref.get(domains)).get(domain.hostname)
+            if (row === undefined || row.lease?.holder !== holder) continue
+            yield* setRow(domain.hostname, { domain, lease: null })
+            stored.push(domain.hostname)
+          }
+          return stored
         })
     }
 
