@@ -2,7 +2,7 @@
  * The API process: reads its configuration, serves until SIGTERM or SIGINT, then shuts down
  * gracefully (stops accepting, lets in-flight requests finish, closes storage).
  */
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Tracing } from "@petstore/telemetry"
 import { Cause, Effect, Layer, Logger } from "effect"
 import { LogLevelConfig } from "./AppConfig.js"

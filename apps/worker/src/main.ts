@@ -4,7 +4,7 @@
  * worker on the same PostgreSQL through leases; stopping gives its leases back.
  */
 import { hostname } from "node:os"
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as CertificateAuthorityConfig from "@petstore/acme/CertificateAuthorityConfig"
 import { NodeDnsResolver } from "@petstore/dns"
 import { domainCheckConfig, platformSettingsLayer, runDomainChecks } from "@petstore/domain"

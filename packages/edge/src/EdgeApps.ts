@@ -6,7 +6,7 @@
  */
 import { TLSSocket } from "node:tls"
 import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import {
   type CertificateStore,
   type DomainRepository,

@@ -7,7 +7,7 @@
 import { createServer as createHttpServer } from "node:http"
 import { createServer as createHttpsServer } from "node:https"
 import type { Server, Socket } from "node:net"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Context, Duration, Effect, Layer } from "effect"
 import { type EdgeServices, httpApp, httpsApp } from "./EdgeApps.js"
 import { EdgeError } from "./EdgeError.js"

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from "node:http"
 import { HttpServerRequest } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { JsonBody, maxRequestBodyBytes, PayloadTooLarge, UnsupportedMediaType } from "@petstore/api"
 import { Effect, Layer, Option } from "effect"
 

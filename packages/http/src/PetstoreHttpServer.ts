@@ -7,7 +7,7 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { HttpApiBuilder, HttpIncomingMessage } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { maxRequestBodyBytes } from "@petstore/api"
 import { Context, Duration, Effect, Layer, Option, Runtime } from "effect"
 import type { HttpMetrics } from "./HttpMetrics.js"

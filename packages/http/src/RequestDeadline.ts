@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { HttpServerRequest } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Unavailable } from "@petstore/api"
 import { Effect, type Fiber, FiberId } from "effect"
 import { errorBody, unavailableRetryAfterSeconds } from "./ErrorResponse.js"
