@@ -4,6 +4,7 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Fiber, type Layer } from "effect"
+import { scalarVersion } from "../../src/index.js"
 import { json, jsonPost, type Ports, TestServer, TestServerLive } from "./TestServer.js"
 
 interface ErrorBody {
@@ -261,6 +262,9 @@ export const petsApiSuite = <E>(name: string, storage: Layer.Layer<Ports, E>) =>
             const docs = yield* server.request("/docs", { key: null })
             expect(docs.status).toBe(200)
             expect(docs.headers.get("content-type")).toMatch(/text\/html/)
+            const page = yield* Effect.promise(() => docs.text())
+            expect(page).toContain(`@scalar/api-reference@${scalarVersion}/`)
+            expect(page).toContain('"/v1/pets/{petId}"')
             const healthz = yield* server.request("/healthz", { key: null })
             expect(healthz.status).toBe(200)
             const readyz = yield* server.request("/readyz", { key: null })
