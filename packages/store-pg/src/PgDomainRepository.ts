@@ -11,7 +11,7 @@
  * each other's rows and never lease one domain twice. Completing checks (a round's results in one
  * statement) and giving a lease back are conditional on the lease holder.
  */
-import { SqlClient, SqlSchema } from "@effect/sql"
+import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
 import {
   Certificate,
   CustomDomain,
@@ -107,17 +107,29 @@ export const make: Effect.Effect<DomainRepository["Type"], never, SqlClient.SqlC
     const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`
     const jsonOrNull = (value: unknown) => (value === null ? sql`null` : json(value))
 
-    /** Every stored field of the domain but its key and owner. */
-    const assignments = (row: DomainRow) => sql`
-      kind = ${row.kind}, status = ${row.status}, dns_record = ${json(row.dnsRecord)},
-      verification_last_checked_at = ${row.lastCheckedAt},
-      verification_next_check_at = ${row.nextCheckAt},
-      verification_deadline = ${row.deadline},
-      verification_problems = ${json(row.problems)},
-      certificate = ${json(row.certificate)},
-      created_at = ${row.createdAt},
-      issuance = ${jsonOrNull(row.issuance)},
-      issuance_next_attempt_at = ${row.issuanceNextAttemptAt}`
+    /**
+     * Stores `rows` (every field but key and owner) and ends their leases, in one statement: the rows
+     * travel as one jsonb array, read back as a record set (timestamps from their ISO text). A row
+     * changes only where `condition` (on `stored`) also holds; the hostnames changed come back.
+     */
+    const storeRows = (rows: ReadonlyArray<DomainRow>, condition: Statement.Fragment) => sql`
+      update custom_domains as stored set
+        kind = result.kind, status = result.status, dns_record = result."dnsRecord",
+        verification_last_checked_at = result."lastCheckedAt",
+        verification_next_check_at = result."nextCheckAt",
+        verification_deadline = result.deadline,
+        verification_problems = result.problems,
+        certificate = result.certificate,
+        created_at = result."createdAt",
+        issuance = result.issuance,
+        issuance_next_attempt_at = result."issuanceNextAttemptAt",
+        lease_holder = null, lease_until = null
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as result(
+        hostname text, "projectId" text, kind text, status text, "dnsRecord" jsonb,
+        "lastCheckedAt" timestamptz, "nextCheckAt" timestamptz, deadline timestamptz, problems jsonb,
+        certificate jsonb, "createdAt" timestamptz, issuance jsonb, "issuanceNextAttemptAt" timestamptz)
+      where stored.hostname = result.hostname and stored.project_id = result."projectId" ${condition}
+      returning stored.hostname`
 
     const insert = SqlSchema.void({
       Request: CustomDomainFromRow,
@@ -147,10 +159,7 @@ export const make: Effect.Effect<DomainRepository["Type"], never, SqlClient.SqlC
     const update = SqlSchema.findAll({
       Request: CustomDomainFromRow,
       Result: Changed,
-      execute: (row) => sql`
-        update custom_domains set ${assignments(row)}, lease_holder = null, lease_until = null
-        where hostname = ${row.hostname} and project_id = ${row.projectId}
-        returning hostname`
+      execute: (row) => storeRows([row], sql``)
     })
 
     const remove = SqlSchema.findAll({
@@ -193,30 +202,11 @@ export const make: Effect.Effect<DomainRepository["Type"], never, SqlClient.SqlC
         where hostname = ${hostname} and lease_holder = ${holder}`
     })
 
-    // Many results in one statement: the rows travel as one jsonb array, read back as a record set
-    // (timestamps from their ISO text), and each changes only while `holder` holds its lease.
+    // A round's results in one statement, each stored only while `holder` holds its lease.
     const completeChecks = SqlSchema.findAll({
       Request: Schema.Struct({ domains: Schema.Array(CustomDomainFromRow), holder: Schema.String }),
       Result: Changed,
-      execute: ({ domains, holder }) => sql`
-        update custom_domains as stored set
-          kind = result.kind, status = result.status, dns_record = result."dnsRecord",
-          verification_last_checked_at = result."lastCheckedAt",
-          verification_next_check_at = result."nextCheckAt",
-          verification_deadline = result.deadline,
-          verification_problems = result.problems,
-          certificate = result.certificate,
-          created_at = result."createdAt",
-          issuance = result.issuance,
-          issuance_next_attempt_at = result."issuanceNextAttemptAt",
-          lease_holder = null, lease_until = null
-        from jsonb_to_recordset(${JSON.stringify(domains)}::jsonb) as result(
-          hostname text, "projectId" text, kind text, status text, "dnsRecord" jsonb,
-          "lastCheckedAt" timestamptz, "nextCheckAt" timestamptz, deadline timestamptz, problems jsonb,
-          certificate jsonb, "createdAt" timestamptz, issuance jsonb, "issuanceNextAttemptAt" timestamptz)
-        where stored.hostname = result.hostname and stored.project_id = result."projectId"
-          and stored.lease_holder = ${holder}
-        returning stored.hostname`
+      execute: ({ domains, holder }) => storeRows(domains, sql`and stored.lease_holder = ${holder}`)
     })
 
     return DomainRepository.of({
