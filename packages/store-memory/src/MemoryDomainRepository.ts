@@ -32,14 +32,15 @@ const dueOrder: Order.Order<StoredDomain> = Order.combine(
   Order.mapInput(Order.number, (stored: StoredDomain) => stored.position)
 )
 
-const isDue = (stored: StoredDomain, now: number): boolean => {
+/** Whether the domain has work due at `now`, leased or not (what the queue depth counts). */
+const hasWorkDue = (stored: StoredDomain, now: number): boolean => {
   const dueAt = workDueAt(stored.domain)
-  return (
-    dueAt !== null &&
-    dueAt.getTime() <= now &&
-    !Option.exists(stored.lease, (lease) => lease.until.getTime() > now)
-  )
+  return dueAt !== null && dueAt.getTime() <= now
 }
+
+/** Whether a worker may claim the domain at `now`: work due, and no live lease on it. */
+const isDue = (stored: StoredDomain, now: number): boolean =>
+  hasWorkDue(stored, now) && !Option.exists(stored.lease, (lease) => lease.until.getTime() > now)
 
 const heldBy = (stored: StoredDomain, holder: string): boolean =>
   Option.exists(stored.lease, (lease) => lease.holder === holder)
@@ -119,10 +120,7 @@ export const make: Effect.Effect<DomainRepository["Type"]> = Effect.map(
         Effect.map(
           Ref.get(table),
           (current) =>
-            [...HashMap.values(current.domains)].filter((stored) => {
-              const dueAt = workDueAt(stored.domain)
-              return dueAt !== null && dueAt.getTime() <= now.getTime()
-            }).length
+            [...HashMap.values(current.domains)].filter((stored) => hasWorkDue(stored, now.getTime())).length
         ),
       releaseLease: (hostname, holder) =>
         Ref.update(table, (current) => ({
