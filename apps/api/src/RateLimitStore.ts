@@ -1,10 +1,11 @@
 /**
  * Where rate-limit counters live: in Redis when `REDIS_URL` is set, so every replica draws from the
- * same buckets, and in this process's memory otherwise. The Redis client fails fast instead of
- * queueing while disconnected, so a Redis outage costs a request at most `commandTimeout`, after which
+ * same buckets, and in this process's memory otherwise (counters that hold nothing any more are
+ * swept). The Redis client fails fast instead of queueing while disconnected, so a Redis outage costs a request at most `commandTimeout`, after which
  * the limiter lets it through, and it reconnects by itself.
  */
 import { RateLimiter } from "@effect/experimental"
+import { MemoryRateLimiterStore } from "@petstore/store-memory"
 import { Config, type ConfigError, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 
 export const RedisUrlConfig = Config.redacted("REDIS_URL").pipe(Config.option)
@@ -60,7 +61,7 @@ export const rateLimitStoreLayer: Layer.Layer<RateLimiter.RateLimiterStore, Erro
   Layer.unwrapEffect(
     Effect.flatMap(RedisUrlConfig, (url) =>
       Option.match(url, {
-        onNone: () => Effect.succeed(RateLimiter.layerStoreMemory),
+        onNone: () => Effect.succeed(MemoryRateLimiterStore.layer),
         onSome: (text) => Effect.map(parseRedisUrl(Redacted.value(text)), redisStore)
       })
     )

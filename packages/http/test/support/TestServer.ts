@@ -2,7 +2,7 @@
  * A real listening server on a free port, over whatever storage layer a test gives it, with two
  * accounts' keys registered. Requests go through `fetch`, exactly as a client's would.
  */
-import { RateLimiter } from "@effect/experimental"
+import type { RateLimiter } from "@effect/experimental"
 import {
   AccountName,
   type ApiKeyRepository,
@@ -18,6 +18,7 @@ import {
   RateLimits,
   type StorageHealth
 } from "@petstore/domain"
+import { MemoryRateLimiterStore } from "@petstore/store-memory"
 import { Context, Duration, Effect, Layer } from "effect"
 import { ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "../../src/index.js"
 
@@ -111,7 +112,7 @@ export const TestServerLive = <E>(
     Layer.provide(options.dns ?? EmptyDns),
     Layer.provide(Layer.succeed(PlatformSettings, testPlatform)),
     Layer.provide(Layer.succeed(RateLimits, options.rateLimits ?? testRateLimits)),
-    Layer.provide(options.rateLimiterStore ?? RateLimiter.layerStoreMemory)
+    Layer.provide(options.rateLimiterStore ?? MemoryRateLimiterStore.layer)
   )
 
 /** A JSON POST: `body` as is when it is text (malformed JSON included), else serialised. */
