@@ -7,7 +7,8 @@ import {
   defaultAccountName,
   platformSettingsLayer,
   rateLimitsLayer,
-  registerOperatorApiKey
+  registerOperatorApiKey,
+  runIdempotencyPurge
 } from "@petstore/domain"
 import { EdgeServer } from "@petstore/edge"
 import { ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "@petstore/http"
@@ -27,6 +28,9 @@ const BootstrapKeyLive = Layer.effectDiscard(
     })
   )
 )
+
+/** Every server forgets expired idempotency keys; replicas' purges skip the rows another is deleting. */
+const IdempotencyPurgeLive = Layer.scopedDiscard(Effect.forkScoped(runIdempotencyPurge()))
 
 export const ServerLive = Layer.unwrapEffect(
   Effect.gen(function* () {
@@ -56,7 +60,13 @@ export const ServerLive = Layer.unwrapEffect(
     return announce.pipe(
       Layer.provideMerge(PetstoreHttpServer(server)),
       Layer.provide(
-        Layer.mergeAll(PetstoreHttpApiLive, BootstrapKeyLive, edgeLive, exclusiveStorageCompanions(storage))
+        Layer.mergeAll(
+          PetstoreHttpApiLive,
+          BootstrapKeyLive,
+          IdempotencyPurgeLive,
+          edgeLive,
+          exclusiveStorageCompanions(storage)
+        )
       ),
       Layer.provide(storageLayer(storage)),
       Layer.provide(

@@ -308,7 +308,8 @@ describe("the API process on PostgreSQL (DATABASE_URL)", () => {
         "api_keys",
         "idempotency_keys",
         "custom_domains",
-        "certificates"
+        "certificates",
+        "idempotency_keys_created_at"
       ])
       const ready = await send(server.baseUrl, "/readyz")
       expect(ready.status, ready.text).toBe(200)
@@ -319,10 +320,30 @@ describe("the API process on PostgreSQL (DATABASE_URL)", () => {
       expect(rows.map((row) => row.name)).toEqual(["Rex", "Tom"])
       await expectCleanStop(server)
 
+      // Keys sent more than 24 hours ago count no more: a server forgets them when it starts.
+      await queryDatabase(
+        database.url,
+        `insert into idempotency_keys (account, key, fingerprint, pet_id, created_at) values
+           ('default', 'expired', 'fp', ${rex.id}, now() - interval '25 hours'),
+           ('default', 'remembered', 'fp', ${tom.id}, now() - interval '23 hours')`
+      )
+
       // Restarting runs no migration twice and finds the data.
       const again = await startServer(env)
       await again.listening()
       expect(await listAll(again.baseUrl, key)).toEqual([rex, tom])
+      await expect
+        .poll(
+          async () =>
+            (
+              await queryDatabase<{ key: string }>(
+                database.url,
+                "select key from idempotency_keys order by key"
+              )
+            ).map((row) => row.key),
+          { timeout: 10_000 }
+        )
+        .toEqual(["remembered"])
       await expectCleanStop(again)
       expect(existsSync(unusedDataDir)).toBe(false)
     },

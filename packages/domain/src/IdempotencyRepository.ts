@@ -20,5 +20,10 @@ export class IdempotencyRepository extends Context.Tag("@petstore/domain/Idempot
     ) => Effect.Effect<IdempotencyDecision, StorageError>
     /** Drops an unfinished reservation, so that a retry after a failure can proceed. */
     readonly release: (scope: IdempotencyScope) => Effect.Effect<void, StorageError>
+    /**
+     * Forgets at most `limit` keys reserved at or before `reservedUpTo`, completed or not; answers
+     * how many it forgot. Repeated until it forgets fewer than `limit`, it forgets them all.
+     */
+    readonly purge: (reservedUpTo: Date, limit: number) => Effect.Effect<number, StorageError>
   }
 >() {}

@@ -235,7 +235,8 @@ const makeFake = Effect.gen(function* () {
         const remaining = new Map(s.keys)
         remaining.delete(k)
         return { ...s, keys: remaining }
-      })
+      }),
+    purge: () => Effect.dieMessage("not used by createPet")
   })
 
   const holdCreates = Effect.gen(function* () {

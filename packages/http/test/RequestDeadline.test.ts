@@ -29,7 +29,11 @@ const HangingStorage = Layer.mergeAll(
     findById: () => hang,
     list: () => hang
   }),
-  Layer.succeed(IdempotencyRepository, { reserve: () => Effect.never, release: () => Effect.never }),
+  Layer.succeed(IdempotencyRepository, {
+    reserve: () => Effect.never,
+    release: () => Effect.never,
+    purge: () => Effect.never
+  }),
   Layer.succeed(StorageHealth, { check: Effect.never }),
   MemoryApiKeyRepository.layer,
   MemoryProjectRepository.layer,

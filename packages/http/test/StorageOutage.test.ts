@@ -24,7 +24,8 @@ const BrokenStorage = Layer.mergeAll(
   }),
   Layer.succeed(IdempotencyRepository, {
     reserve: () => failing("reserve"),
-    release: () => failing("release")
+    release: () => failing("release"),
+    purge: () => failing("purge")
   }),
   Layer.succeed(StorageHealth, { check: failing("check") }),
   MemoryApiKeyRepository.layer,

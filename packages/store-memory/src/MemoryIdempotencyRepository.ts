@@ -3,7 +3,7 @@
  * update, so concurrent requests with the same key see exactly one `Proceed`.
  */
 import { decideIdempotency, type IdempotencyDecision, IdempotencyRepository } from "@petstore/domain"
-import { Effect, HashMap, Layer, Option, Ref } from "effect"
+import { Array as Arr, Effect, HashMap, Layer, Option, Ref } from "effect"
 import { MemoryIdempotencyTable, type Reservations, scopeKey } from "./MemoryIdempotencyTable.js"
 
 export const make: Effect.Effect<IdempotencyRepository["Type"], never, MemoryIdempotencyTable> = Effect.map(
@@ -28,6 +28,16 @@ export const make: Effect.Effect<IdempotencyRepository["Type"], never, MemoryIde
             Option.filter((record) => Option.isNone(record.petId))
           )
           return Option.isSome(unfinished) ? HashMap.remove(reservations, key) : reservations
+        }),
+      purge: (reservedUpTo, limit) =>
+        Ref.modify(table, (reservations): [number, Reservations] => {
+          const expired = Arr.take(
+            Arr.filterMap(HashMap.toEntries(reservations), ([key, record]) =>
+              record.createdAt.getTime() <= reservedUpTo.getTime() ? Option.some(key) : Option.none()
+            ),
+            limit
+          )
+          return [expired.length, HashMap.removeMany(reservations, expired)]
         })
     })
 )

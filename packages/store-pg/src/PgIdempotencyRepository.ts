@@ -99,6 +99,19 @@ export const make: Effect.Effect<IdempotencyRepository["Type"], never, SqlClient
           where account = ${scope.account} and key = ${scope.key} and pet_id is null`.pipe(
           Effect.asVoid,
           storageOperation("IdempotencyRepository.release")
+        ),
+      // Rows another purge (another replica) is deleting are skipped, not waited for.
+      purge: (reservedUpTo, limit) =>
+        sql`
+          delete from idempotency_keys
+          where ctid in (
+            select ctid from idempotency_keys
+            where created_at <= ${reservedUpTo}
+            limit ${limit}
+            for update skip locked)
+          returning 1`.pipe(
+          Effect.map((rows) => rows.length),
+          storageOperation("IdempotencyRepository.purge")
         )
     })
   }

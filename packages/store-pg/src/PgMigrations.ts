@@ -15,6 +15,7 @@ import apiKeys from "./migrations/0002_api_keys.js"
 import idempotencyKeys from "./migrations/0003_idempotency_keys.js"
 import customDomains from "./migrations/0004_custom_domains.js"
 import certificates from "./migrations/0005_certificates.js"
+import idempotencyKeysCreatedAt from "./migrations/0006_idempotency_keys_created_at.js"
 
 /** Keys are `<id>_<name>`; ids must only grow. */
 export const migrations = {
@@ -22,7 +23,8 @@ export const migrations = {
   "0002_api_keys": apiKeys,
   "0003_idempotency_keys": idempotencyKeys,
   "0004_custom_domains": customDomains,
-  "0005_certificates": certificates
+  "0005_certificates": certificates,
+  "0006_idempotency_keys_created_at": idempotencyKeysCreatedAt
 }
 
 /** Where applied migrations are recorded. */

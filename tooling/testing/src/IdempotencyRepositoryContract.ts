@@ -131,6 +131,37 @@ export const idempotencyRepositoryTests = (it: Vitest.MethodsNonLive<PetStore, t
     })
   )
 
+  it.effect("purge forgets keys reserved up to the given time, a batch at a time, and nothing newer", () =>
+    Effect.gen(function* () {
+      const keys = yield* IdempotencyRepository
+      const pets = yield* PetRepository
+      // Long before every other test's reservations, so that the purge touches only this test's keys.
+      const ancient = new Date("2001-01-01T00:00:00.000Z")
+      const [completed, unfinished, third, recent] = yield* Effect.all([
+        freshScope,
+        freshScope,
+        freshScope,
+        freshScope
+      ])
+      yield* keys.reserve(completed, "fp-1", ancient)
+      yield* pets.create(newPet("Forgotten"), Option.some(completed))
+      yield* keys.reserve(unfinished, "fp-1", ancient)
+      yield* keys.reserve(third, "fp-1", later(ancient, 1_000))
+      yield* keys.reserve(recent, "fp-1", later(ancient, 1_001))
+
+      expect(yield* keys.purge(later(ancient, 1_000), 2)).toBe(2)
+      expect(yield* keys.purge(later(ancient, 1_000), 2)).toBe(1)
+      expect(yield* keys.purge(later(ancient, 1_000), 2)).toBe(0)
+
+      // Still remembered, another body would be KeyReused: a forgotten key proceeds.
+      const soon = later(ancient, 2_000)
+      expect(yield* keys.reserve(completed, "fp-2", soon)).toEqual(proceed)
+      expect(yield* keys.reserve(unfinished, "fp-2", soon)).toEqual(proceed)
+      expect(yield* keys.reserve(third, "fp-2", soon)).toEqual(proceed)
+      expect(yield* keys.reserve(recent, "fp-2", soon)).toEqual(keyReused)
+    })
+  )
+
   it.effect("concurrent reserves of one scope: exactly one Proceed", () =>
     Effect.gen(function* () {
       const keys = yield* IdempotencyRepository
