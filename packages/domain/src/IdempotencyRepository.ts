@@ -18,8 +18,12 @@ export class IdempotencyRepository extends Context.Tag("@petstore/domain/Idempot
       fingerprint: string,
       now: Date
     ) => Effect.Effect<IdempotencyDecision, StorageError>
-    /** Drops an unfinished reservation, so that a retry after a failure can proceed. */
-    readonly release: (scope: IdempotencyScope) => Effect.Effect<void, StorageError>
+    /**
+     * Drops the unfinished reservation made at `reservedAt`, so that a retry after a failure can
+     * proceed. A reservation made since (another request took the key over) is left alone, so a
+     * release that arrives late never frees a request that is still running.
+     */
+    readonly release: (scope: IdempotencyScope, reservedAt: Date) => Effect.Effect<void, StorageError>
     /**
      * Forgets at most `limit` keys reserved at or before `reservedUpTo`, completed or not; answers
      * how many it forgot. Repeated until it forgets fewer than `limit`, it forgets them all.

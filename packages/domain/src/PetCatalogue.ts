@@ -1,7 +1,7 @@
 /**
  * The animal catalogue's use cases, written against the ports only.
  */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Option, Schedule } from "effect"
 import type { Caller } from "./Authentication.js"
 import {
   GetPetRemoved,
@@ -11,7 +11,7 @@ import {
   type StorageError
 } from "./Errors.js"
 import { currentGetPetAvailability } from "./GetPetLifecycle.js"
-import type { IdempotencyKey, IdempotencyScope } from "./Idempotency.js"
+import { type IdempotencyKey, type IdempotencyScope, idempotencyInFlightLease } from "./Idempotency.js"
 import { IdempotencyRepository } from "./IdempotencyRepository.js"
 import type { NewPet, Pet } from "./Pet.js"
 import type { PetId } from "./PetId.js"
@@ -30,6 +30,31 @@ export interface CreatedPet {
   /** True when this answer replays an earlier request with the same idempotency key. */
   readonly replayed: boolean
 }
+
+/** How often a reservation that could not be given back at once is tried again, and for how long. */
+const releaseRetries = Schedule.spaced("1 second").pipe(Schedule.upTo(idempotencyInFlightLease))
+
+/**
+ * Gives a failed creation's key back: at once, or, when storage cannot be reached either (the usual
+ * reason the creation failed), in the background until it can, for as long as the reservation could
+ * block. Otherwise a client retrying after an outage would be told "still in flight" until the lease
+ * ran out. Only this reservation is released (`reservedAt`), so a late release never frees a key
+ * that another request has taken over since.
+ */
+const giveBackReservation = (
+  keys: IdempotencyRepository["Type"],
+  scope: IdempotencyScope,
+  reservedAt: Date
+): Effect.Effect<void> =>
+  keys
+    .release(scope, reservedAt)
+    .pipe(
+      Effect.catchAll(() =>
+        Effect.asVoid(
+          Effect.forkDaemon(Effect.ignore(Effect.retry(keys.release(scope, reservedAt), releaseRetries)))
+        )
+      )
+    )
 
 export const listPets = (query: PetQuery): Effect.Effect<PetPage, StorageError, PetRepository> =>
   Effect.flatMap(PetRepository, (pets) => pets.list(query))
@@ -79,6 +104,6 @@ export const createPet = (
     }
     const created = yield* pets
       .create(pet, Option.some(scope))
-      .pipe(Effect.onError(() => keys.release(scope).pipe(Effect.ignore)))
+      .pipe(Effect.onError(() => giveBackReservation(keys, scope, now)))
     return { pet: created, replayed: false }
   })

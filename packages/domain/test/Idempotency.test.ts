@@ -166,6 +166,9 @@ interface FakeState {
   readonly keys: ReadonlyMap<string, IdempotencyRecord>
   readonly failNextCreate: boolean
   readonly creates: number
+  /** How many of the next releases fail (storage unreachable). */
+  readonly failingReleases: number
+  readonly releaseAttempts: number
 }
 
 interface Gate {
@@ -181,7 +184,9 @@ const makeFake = Effect.gen(function* () {
     nextId: 1,
     keys: new Map(),
     failNextCreate: false,
-    creates: 0
+    creates: 0,
+    failingReleases: 0,
+    releaseAttempts: 0
   })
   const gate = yield* Ref.make<Option.Option<Gate>>(Option.none())
 
@@ -227,15 +232,24 @@ const makeFake = Effect.gen(function* () {
         const reservation: IdempotencyRecord = { fingerprint, createdAt: at, petId: Option.none() }
         return [decision, { ...s, keys: new Map(s.keys).set(k, reservation) }]
       }),
-    release: (scope) =>
-      Ref.update(state, (s) => {
-        const k = scopeKey(scope)
-        const record = s.keys.get(k)
-        if (record === undefined || Option.isSome(record.petId)) return s
-        const remaining = new Map(s.keys)
-        remaining.delete(k)
-        return { ...s, keys: remaining }
-      }),
+    release: (scope, reservedAt) =>
+      Effect.flatMap(
+        Ref.modify(state, (s): [boolean, FakeState] => {
+          const attempted = { ...s, releaseAttempts: s.releaseAttempts + 1 }
+          if (s.failingReleases > 0) return [false, { ...attempted, failingReleases: s.failingReleases - 1 }]
+          const k = scopeKey(scope)
+          const record = s.keys.get(k)
+          if (record === undefined || Option.isSome(record.petId)) return [true, attempted]
+          if (record.createdAt.getTime() !== reservedAt.getTime()) return [true, attempted]
+          const remaining = new Map(s.keys)
+          remaining.delete(k)
+          return [true, { ...attempted, keys: remaining }]
+        }),
+        (released) =>
+          released
+            ? Effect.void
+            : new StorageError({ operation: "keys.release", cause: new Error("unreachable") })
+      ),
     purge: () => Effect.dieMessage("not used by createPet")
   })
 
@@ -391,6 +405,45 @@ describe("createPet", () => {
       const retry = yield* createPet(acme, rex, key).pipe(Effect.provide(fake.layer))
       expect(retry.replayed).toBe(false)
       expect((yield* Ref.get(fake.state)).creates).toBe(1)
+    })
+  )
+
+  it.effect("when storage is down for the release too, it is retried in the background until it lands", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(now)
+      const fake = yield* makeFake
+      yield* Ref.update(fake.state, (s) => ({ ...s, failNextCreate: true, failingReleases: 3 }))
+      const error = yield* Effect.flip(createPet(acme, rex, key).pipe(Effect.provide(fake.layer)))
+      expect(error).toBeInstanceOf(StorageError)
+      const blocked = yield* Effect.flip(createPet(acme, rex, key).pipe(Effect.provide(fake.layer)))
+      expect(blocked).toBeInstanceOf(IdempotencyRequestInFlight)
+
+      // The inline attempt, the background's first and its retry a second later fail; the next lands.
+      yield* TestClock.adjust("1 seconds")
+      expect((yield* Ref.get(fake.state)).keys.size).toBe(1)
+      yield* TestClock.adjust("1 seconds")
+      expect(yield* Ref.get(fake.state)).toMatchObject({ releaseAttempts: 4, failingReleases: 0 })
+      expect((yield* Ref.get(fake.state)).keys.size).toBe(0)
+      const retry = yield* createPet(acme, rex, key).pipe(Effect.provide(fake.layer))
+      expect(retry.replayed).toBe(false)
+      expect((yield* Ref.get(fake.state)).creates).toBe(1)
+    })
+  )
+
+  it.effect("the background release stops once the reservation's lease is over", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(now)
+      const fake = yield* makeFake
+      yield* Ref.update(fake.state, (s) => ({ ...s, failNextCreate: true, failingReleases: 1_000 }))
+      yield* Effect.flip(createPet(acme, rex, key).pipe(Effect.provide(fake.layer)))
+      yield* TestClock.adjust("61 seconds")
+      const attempts = (yield* Ref.get(fake.state)).releaseAttempts
+      expect(attempts).toBeGreaterThan(50)
+      yield* TestClock.adjust("10 minutes")
+      expect((yield* Ref.get(fake.state)).releaseAttempts).toBe(attempts)
+      // By then the lease itself lets a retry through.
+      yield* Ref.update(fake.state, (s) => ({ ...s, failingReleases: 0 }))
+      expect((yield* createPet(acme, rex, key).pipe(Effect.provide(fake.layer))).replayed).toBe(false)
     })
   )
 

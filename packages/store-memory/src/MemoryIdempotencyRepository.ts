@@ -21,11 +21,13 @@ export const make: Effect.Effect<IdempotencyRepository["Type"], never, MemoryIde
               ]
             : [decision, reservations]
         }),
-      release: (scope) =>
+      release: (scope, reservedAt) =>
         Ref.update(table, (reservations) => {
           const key = scopeKey(scope)
           const unfinished = HashMap.get(reservations, key).pipe(
-            Option.filter((record) => Option.isNone(record.petId))
+            Option.filter(
+              (record) => Option.isNone(record.petId) && record.createdAt.getTime() === reservedAt.getTime()
+            )
           )
           return Option.isSome(unfinished) ? HashMap.remove(reservations, key) : reservations
         }),

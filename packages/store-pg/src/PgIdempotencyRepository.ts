@@ -93,10 +93,11 @@ export const make: Effect.Effect<IdempotencyRepository["Type"], never, SqlClient
         sql
           .withTransaction(reserve(scope, fingerprint, now, reservationAttempts))
           .pipe(storageOperation("IdempotencyRepository.reserve")),
-      release: (scope) =>
+      release: (scope, reservedAt) =>
         sql`
           delete from idempotency_keys
-          where account = ${scope.account} and key = ${scope.key} and pet_id is null`.pipe(
+          where account = ${scope.account} and key = ${scope.key} and pet_id is null
+            and created_at = ${reservedAt}`.pipe(
           Effect.asVoid,
           storageOperation("IdempotencyRepository.release")
         ),

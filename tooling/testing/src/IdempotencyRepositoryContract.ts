@@ -57,9 +57,10 @@ export const idempotencyRepositoryTests = (it: Vitest.MethodsNonLive<PetStore, t
       const keys = yield* IdempotencyRepository
       const scope = yield* freshScope
       yield* keys.reserve(scope, "fp-1", t0)
-      yield* keys.release(scope)
-      expect(yield* keys.reserve(scope, "fp-1", later(t0, 1_000))).toEqual(proceed)
-      yield* keys.release(scope)
+      yield* keys.release(scope, t0)
+      const retried = later(t0, 1_000)
+      expect(yield* keys.reserve(scope, "fp-1", retried)).toEqual(proceed)
+      yield* keys.release(scope, retried)
       expect(yield* keys.reserve(scope, "fp-2", later(t0, 2_000))).toEqual(proceed)
     })
   )
@@ -69,11 +70,25 @@ export const idempotencyRepositoryTests = (it: Vitest.MethodsNonLive<PetStore, t
       const keys = yield* IdempotencyRepository
       const pets = yield* PetRepository
       const scope = yield* freshScope
-      yield* keys.release(yield* freshScope)
+      yield* keys.release(yield* freshScope, t0)
       yield* keys.reserve(scope, "fp-1", t0)
       const pet = yield* pets.create(newPet("Kept"), Option.some(scope))
-      yield* keys.release(scope)
+      yield* keys.release(scope, t0)
       expect(yield* keys.reserve(scope, "fp-1", later(t0, 1_000))).toEqual({ _tag: "Replay", petId: pet.id })
+    })
+  )
+
+  it.effect("a late release leaves alone the reservation of a request that took the key over", () =>
+    Effect.gen(function* () {
+      const keys = yield* IdempotencyRepository
+      const scope = yield* freshScope
+      yield* keys.reserve(scope, "fp-1", t0)
+      const takeover = later(t0, Duration.toMillis(idempotencyInFlightLease))
+      expect(yield* keys.reserve(scope, "fp-1", takeover)).toEqual(proceed)
+      yield* keys.release(scope, t0)
+      expect(yield* keys.reserve(scope, "fp-1", later(takeover, 1_000))).toEqual(inFlight)
+      yield* keys.release(scope, takeover)
+      expect(yield* keys.reserve(scope, "fp-1", later(takeover, 2_000))).toEqual(proceed)
     })
   )
 
