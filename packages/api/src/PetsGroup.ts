@@ -24,7 +24,9 @@ import { integerParameter, literalParameter } from "./QueryParameters.js"
 export const ListPetsParameters = Schema.Struct({
   limit: Schema.optional(
     integerParameter(ListLimit, `must be an integer from ${listLimitMin} to ${listLimitMax}`)
-  ),
+  ).annotations({
+    description: `How many animals a page holds at most (${listLimitMin} to ${listLimitMax}).`
+  }),
   status: Schema.optional(literalParameter(PetStatus, "must be one of available, pending, sold")),
   after: Schema.optional(
     integerParameter(PetId, `must be an integer from 1 to ${maxSafeInteger}`)

@@ -7,6 +7,11 @@ import { PetstoreApi } from "../src/PetstoreApi.js"
 
 type Operation = {
   readonly operationId: string
+  readonly parameters?: ReadonlyArray<{
+    readonly name: string
+    readonly in: string
+    readonly schema: unknown
+  }>
   readonly deprecated?: boolean
   readonly security?: ReadonlyArray<Record<string, ReadonlyArray<string>>>
   readonly responses: Record<
@@ -64,6 +69,34 @@ describe("the OpenAPI document", () => {
       "500",
       "503"
     ])
+  })
+
+  it("describes the list's query parameters by their values: integers with their ranges", () => {
+    const parameters = Object.fromEntries(
+      (operation("/v1/pets", "get").parameters ?? []).map((parameter) => [parameter.name, parameter])
+    )
+    expect(parameters.limit).toMatchObject({
+      in: "query",
+      schema: { type: "integer", minimum: 1, maximum: 100, default: 20 }
+    })
+    expect(parameters.after).toMatchObject({
+      in: "query",
+      schema: { type: "integer", format: "int64", minimum: 1, maximum: 9007199254740991 }
+    })
+    expect(parameters.status).toMatchObject({
+      in: "query",
+      schema: { type: "string", enum: ["available", "pending", "sold"] }
+    })
+  })
+
+  it("describes instants as date-time strings", () => {
+    expect(document.components.schemas.Timestamp).toMatchObject({ type: "string", format: "date-time" })
+    expect(document.components.schemas.Domain).toMatchObject({
+      properties: { createdAt: { $ref: "#/components/schemas/Timestamp" } }
+    })
+    expect(document.components.schemas.Deploy).toMatchObject({
+      properties: { at: { $ref: "#/components/schemas/Timestamp" } }
+    })
   })
 
   it("marks only getPet deprecated, with its headers on every answer", () => {

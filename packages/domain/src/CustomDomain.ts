@@ -8,6 +8,7 @@ import { OrderRef } from "./CertificateIssuer.js"
 import { Problem } from "./DomainProblem.js"
 import { DomainKind, Hostname } from "./Hostname.js"
 import { ProjectId } from "./Project.js"
+import { Timestamp } from "./Timestamp.js"
 import { validatingConstructor } from "./ValidatingConstructor.js"
 
 /** The TTL we ask owners to set. Another TTL is not a failure. */
@@ -25,10 +26,10 @@ export class DnsRecordInstruction extends Schema.Class<DnsRecordInstruction>("Dn
 }) {}
 
 export class Verification extends Schema.Class<Verification>("Verification")({
-  lastCheckedAt: Schema.NullOr(Schema.Date),
-  nextCheckAt: Schema.NullOr(Schema.Date),
+  lastCheckedAt: Schema.NullOr(Timestamp),
+  nextCheckAt: Schema.NullOr(Timestamp),
   /** 48 hours after the domain was added or Verify was last clicked. */
-  deadline: Schema.Date,
+  deadline: Timestamp,
   problems: Schema.Array(Problem)
 }) {}
 
@@ -40,8 +41,8 @@ export type CertificateStatus = typeof CertificateStatus.Type
 
 export class Certificate extends Schema.Class<Certificate>("Certificate")({
   status: CertificateStatus,
-  issuedAt: Schema.NullOr(Schema.Date),
-  expiresAt: Schema.NullOr(Schema.Date),
+  issuedAt: Schema.NullOr(Timestamp),
+  expiresAt: Schema.NullOr(Timestamp),
   problems: Schema.Array(Problem)
 }) {}
 
@@ -51,11 +52,11 @@ export const makeCertificate = validatingConstructor(Certificate)
 /** Where the work on a certificate stands: internal, for the worker that drives the CA. */
 export class Issuance extends Schema.Class<Issuance>("Issuance")({
   /** When this certificate was asked for (verification, Re-verify or renewal): the 30 minutes count from here. */
-  requestedAt: Schema.Date,
+  requestedAt: Timestamp,
   /** The CA's order, once one is open. */
   order: Schema.NullOr(OrderRef),
   /** When the worker looks at this certificate next; null: nothing to do until the owner acts. */
-  nextAttemptAt: Schema.NullOr(Schema.Date),
+  nextAttemptAt: Schema.NullOr(Timestamp),
   /** Attempts since the last progress, for the backoff. */
   attempts: Schema.NonNegativeInt
 }) {}
@@ -71,7 +72,7 @@ const domainFields = {
   dnsRecord: DnsRecordInstruction,
   verification: Verification,
   certificate: Certificate,
-  createdAt: Schema.Date
+  createdAt: Timestamp
 }
 
 export class CustomDomain extends Schema.Class<CustomDomain>("CustomDomain")({

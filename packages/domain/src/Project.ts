@@ -4,6 +4,7 @@
 import { Schema } from "effect"
 import { AccountName } from "./Account.js"
 import { Plan } from "./Plan.js"
+import { Timestamp } from "./Timestamp.js"
 
 export const ProjectId = Schema.String.pipe(
   Schema.filter((id) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(id), {
@@ -24,7 +25,7 @@ export const DeployStatus = Schema.Literal("succeeded", "failed").annotations({
 })
 export type DeployStatus = typeof DeployStatus.Type
 
-export class Deploy extends Schema.Class<Deploy>("Deploy")({ status: DeployStatus, at: Schema.Date }) {}
+export class Deploy extends Schema.Class<Deploy>("Deploy")({ status: DeployStatus, at: Timestamp }) {}
 
 export class Project extends Schema.Class<Project>("ProjectRecord")({
   id: ProjectId,
@@ -32,8 +33,8 @@ export class Project extends Schema.Class<Project>("ProjectRecord")({
   plan: Plan,
   lastDeploy: Schema.NullOr(Deploy),
   /** A failed deploy leaves the previous successful one online, so this is what "deployed" means. */
-  lastSucceededDeployAt: Schema.NullOr(Schema.Date),
-  createdAt: Schema.Date
+  lastSucceededDeployAt: Schema.NullOr(Timestamp),
+  createdAt: Timestamp
 }) {}
 
 /** The platform subdomain a project is published at. */
