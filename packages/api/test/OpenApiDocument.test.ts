@@ -89,6 +89,19 @@ describe("the OpenAPI document", () => {
     })
   })
 
+  it("states the rules of project ids and idempotency keys", () => {
+    expect(document.components.schemas.ProjectId).toMatchObject({
+      type: "string",
+      minLength: 1,
+      maxLength: 63
+    })
+    expect(document.components.schemas.IdempotencyKey).toMatchObject({
+      type: "string",
+      minLength: 1,
+      maxLength: 255
+    })
+  })
+
   it("describes instants as date-time strings", () => {
     expect(document.components.schemas.Timestamp).toMatchObject({ type: "string", format: "date-time" })
     expect(document.components.schemas.Domain).toMatchObject({

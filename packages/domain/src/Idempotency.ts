@@ -7,9 +7,12 @@ import { Duration, Option, Schema } from "effect"
 import type { AccountName } from "./Account.js"
 import type { PetId } from "./PetId.js"
 
+const idempotencyKeyPattern = /^[\x21-\x7E]{1,255}$/
+
 export const IdempotencyKey = Schema.String.pipe(
-  Schema.filter((key) => /^[\x21-\x7E]{1,255}$/.test(key), {
-    message: () => ({ message: "must be 1 to 255 visible ASCII characters", override: true })
+  Schema.filter((key) => idempotencyKeyPattern.test(key), {
+    message: () => ({ message: "must be 1 to 255 visible ASCII characters", override: true }),
+    jsonSchema: { pattern: idempotencyKeyPattern.source, minLength: 1, maxLength: 255 }
   }),
   Schema.brand("IdempotencyKey")
 ).annotations({ identifier: "IdempotencyKey" })

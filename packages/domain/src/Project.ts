@@ -6,12 +6,15 @@ import { AccountName } from "./Account.js"
 import { Plan } from "./Plan.js"
 import { Timestamp } from "./Timestamp.js"
 
+const projectIdPattern = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
+
 export const ProjectId = Schema.String.pipe(
-  Schema.filter((id) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(id), {
+  Schema.filter((id) => projectIdPattern.test(id), {
     message: () => ({
       message: "must be 1 to 63 lower-case letters, digits or inner hyphens",
       override: true
-    })
+    }),
+    jsonSchema: { pattern: projectIdPattern.source, minLength: 1, maxLength: 63 }
   }),
   Schema.brand("ProjectId")
 ).annotations({
