@@ -53,48 +53,49 @@ export const make = (options: MemoryRateLimiterStoreOptions = {}): Effect.Effect
       for (const [key, window] of windows) if (window.expiresAt <= now) windows.delete(key)
     }
 
+    /** Counts at the current time, once any sweep due has run. */
+    const countNow = <A>(count: (now: number) => A): Effect.Effect<A> =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        sweepIfDue(now)
+        return count(now)
+      })
+
     const store = RateLimiter.RateLimiterStore.of({
       fixedWindow: (request) =>
-        Clock.currentTimeMillis.pipe(
-          Effect.map((now) => {
-            sweepIfDue(now)
-            const refillMillis = Duration.toMillis(request.refillRate)
-            let window = windows.get(request.key)
-            if (window === undefined || window.expiresAt <= now) {
-              window = { count: 0, expiresAt: now }
-              windows.set(request.key, window)
-            }
-            if (request.limit !== undefined && window.count + request.tokens > request.limit) {
-              return [window.count + request.tokens, window.expiresAt - now] as const
-            }
-            window.count += request.tokens
-            window.expiresAt += refillMillis * request.tokens
-            return [window.count, window.expiresAt - now] as const
-          })
-        ),
+        countNow((now) => {
+          const refillMillis = Duration.toMillis(request.refillRate)
+          let window = windows.get(request.key)
+          if (window === undefined || window.expiresAt <= now) {
+            window = { count: 0, expiresAt: now }
+            windows.set(request.key, window)
+          }
+          if (request.limit !== undefined && window.count + request.tokens > request.limit) {
+            return [window.count + request.tokens, window.expiresAt - now] as const
+          }
+          window.count += request.tokens
+          window.expiresAt += refillMillis * request.tokens
+          return [window.count, window.expiresAt - now] as const
+        }),
       tokenBucket: (request) =>
-        Clock.currentTimeMillis.pipe(
-          Effect.map((now) => {
-            sweepIfDue(now)
-            const refillMillis = Duration.toMillis(request.refillRate)
-            let bucket = buckets.get(request.key)
-            if (bucket === undefined) {
-              bucket = { tokens: request.limit, lastRefill: now, limit: request.limit, refillMillis }
-              buckets.set(request.key, bucket)
-            } else {
-              bucket.limit = request.limit
-              bucket.refillMillis = refillMillis
-              const refills = Math.floor((now - bucket.lastRefill) / refillMillis)
-              if (refills > 0) {
-                bucket.tokens = Math.min(request.limit, bucket.tokens + refills)
-                bucket.lastRefill += refills * refillMillis
-              }
+        countNow((now) => {
+          const refillMillis = Duration.toMillis(request.refillRate)
+          let bucket = buckets.get(request.key)
+          if (bucket === undefined) {
+            bucket = { tokens: request.limit, lastRefill: now, limit: request.limit, refillMillis }
+            buckets.set(request.key, bucket)
+          } else {
+            bucket.limit = request.limit
+            bucket.refillMillis = refillMillis
+            const refills = Math.floor((now - bucket.lastRefill) / refillMillis)
+            if (refills > 0) {
+              bucket.tokens = Math.min(request.limit, bucket.tokens + refills)
+              bucket.lastRefill += refills * refillMillis
             }
-            const left = bucket.tokens - request.tokens
-            if (request.allowOverflow || left >= 0) bucket.tokens = left
-            return left
-          })
-        )
+          }
+          const left = bucket.tokens - request.tokens
+          if (request.allowOverflow || left >= 0) bucket.tokens = left
+          return left
+        })
     })
 
     return { store, size: () => buckets.size + windows.size }
