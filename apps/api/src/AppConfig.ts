@@ -1,6 +1,7 @@
 /**
  * Everything the API process reads from its environment, decoded once at start-up.
  */
+import { maxRequestDeadline } from "@petstore/domain"
 import { Config, ConfigError, Duration, Either, LogLevel, Option, type Redacted } from "effect"
 
 export type StorageChoice =
@@ -30,7 +31,15 @@ export const StorageConfig: Config.Config<StorageChoice> = Config.all({
 export const ServerConfig = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(3000)),
   host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
-  requestTimeout: Config.duration("PETSTORE_REQUEST_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10))),
+  requestTimeout: Config.duration("PETSTORE_REQUEST_TIMEOUT").pipe(
+    Config.validate({
+      message: `must be more than 0 and at most ${Duration.format(maxRequestDeadline)} (half the Idempotency-Key in-flight lease)`,
+      validation: (deadline) =>
+        Duration.greaterThan(deadline, Duration.zero) &&
+        Duration.lessThanOrEqualTo(deadline, maxRequestDeadline)
+    }),
+    Config.withDefault(Duration.seconds(10))
+  ),
   shutdownGrace: Config.duration("PETSTORE_SHUTDOWN_GRACE").pipe(Config.withDefault(Duration.seconds(10)))
 })
 

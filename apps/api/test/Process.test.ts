@@ -428,6 +428,16 @@ describe("a bad configuration", () => {
     ["PETSTORE_STORAGE=sqlite", { PETSTORE_STORAGE: "sqlite" }, /PETSTORE_STORAGE/],
     ["PETSTORE_STORAGE=postgres without DATABASE_URL", { PETSTORE_STORAGE: "postgres" }, /DATABASE_URL/],
     ["PETSTORE_REQUEST_TIMEOUT=soon", { PETSTORE_REQUEST_TIMEOUT: "soon" }, /PETSTORE_REQUEST_TIMEOUT/],
+    [
+      "PETSTORE_REQUEST_TIMEOUT=2 minutes (past half the idempotency lease)",
+      { PETSTORE_REQUEST_TIMEOUT: "2 minutes" },
+      /PETSTORE_REQUEST_TIMEOUT.*at most 30s/
+    ],
+    [
+      "PETSTORE_REQUEST_TIMEOUT=0 millis",
+      { PETSTORE_REQUEST_TIMEOUT: "0 millis" },
+      /PETSTORE_REQUEST_TIMEOUT/
+    ],
     ["LOG_LEVEL=loud", { LOG_LEVEL: "loud" }, /LOG_LEVEL/]
   ]
   for (const [label, env, names] of cases) {

@@ -27,6 +27,13 @@ export const idempotencyRetention = Duration.hours(24)
  */
 export const idempotencyInFlightLease = Duration.seconds(60)
 
+/**
+ * The longest deadline a request may be given: half the in-flight lease, so that every request has
+ * ended (answered, or interrupted by its deadline) long before its reservation stops blocking
+ * retries. Otherwise a retry could take over a key whose first request is still creating.
+ */
+export const maxRequestDeadline = Duration.seconds(30)
+
 export interface IdempotencyScope {
   readonly account: AccountName
   readonly key: IdempotencyKey
