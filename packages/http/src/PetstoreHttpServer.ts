@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import type { Duplex } from "node:stream"
 import { HttpApiBuilder, HttpIncomingMessage } from "@effect/platform"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { maxRequestBodyBytes } from "@petstore/api"
@@ -82,7 +83,11 @@ export const PetstoreHttpServer = (options: PetstoreHttpServerOptions) =>
         })
         handler(request, response)
       })
-      server.on("clientError", answerMalformedRequest)
+      server.on("clientError", (error: Error & { readonly code?: string }, socket: Duplex) => {
+        const requestId = answerMalformedRequest(error, socket)
+        if (requestId !== undefined)
+          runFork(recordRequest({ requestId, method: "", path: "", status: 400, durationMs: 0 }))
+      })
       const address = yield* Effect.acquireRelease(listen(server, options), () =>
         close(server, options.shutdownGrace)
       )

@@ -28,6 +28,10 @@ const exchange = (baseUrl: string, raw: string) =>
 
 const bodyOf = (answer: string): unknown => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))
 
+const requestIdOf = (answer: string): string | undefined => /\r\nx-request-id: ([^\r]*)\r\n/.exec(answer)?.[1]
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+
 layer(TestServerLive(MemoryStore.layer), { excludeTestServices: true })(
   "requests the parser refuses",
   (it) => {
@@ -40,6 +44,7 @@ layer(TestServerLive(MemoryStore.layer), { excludeTestServices: true })(
         )
         expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 400 Bad Request")
         expect(answer).toMatch(/\r\ncontent-type: application\/json; charset=utf-8\r\n/)
+        expect(requestIdOf(answer)).toMatch(uuid)
         expect(bodyOf(answer)).toEqual({
           code: "invalid_request",
           message: "the request line and headers are larger than 16 KiB",
@@ -53,6 +58,17 @@ layer(TestServerLive(MemoryStore.layer), { excludeTestServices: true })(
         const server = yield* TestServer
         const answer = yield* exchange(server.baseUrl, "HELLO THERE\r\n\r\n")
         expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 400 Bad Request")
+        // A fresh id per answer, and the answer counted like any other request.
+        const again = yield* exchange(server.baseUrl, "HELLO THERE\r\n\r\n")
+        expect(requestIdOf(answer)).toMatch(uuid)
+        expect(requestIdOf(again)).toMatch(uuid)
+        expect(requestIdOf(again)).not.toBe(requestIdOf(answer))
+        const scraped = yield* server.request("/metrics")
+        const metrics = yield* Effect.promise(() => scraped.text())
+        const refused = /petstore_http_requests_total\{route="unmatched",method="",status="400"\} (\d+)/.exec(
+          metrics
+        )
+        expect(Number(refused?.[1])).toBeGreaterThanOrEqual(2)
         expect(bodyOf(answer)).toEqual({
           code: "invalid_request",
           message: "the request is not well-formed HTTP/1.1",
