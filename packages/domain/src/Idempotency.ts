@@ -32,7 +32,7 @@ export const idempotencyInFlightLease = Duration.seconds(60)
  * ended (answered, or interrupted by its deadline) long before its reservation stops blocking
  * retries. Otherwise a retry could take over a key whose first request is still creating.
  */
-export const maxRequestDeadline = Duration.seconds(30)
+export const maxRequestDeadline = Duration.unsafeDivide(idempotencyInFlightLease, 2)
 
 export interface IdempotencyScope {
   readonly account: AccountName
