@@ -91,7 +91,7 @@ const CustomDomainFromRow = Schema.transformOrFail(DomainRow, CustomDomain, {
     })
 })
 
-const Changed = Schema.Struct({ hostname: Schema.String })
+const Changed = Schema.Struct({ hostname: Hostname })
 
 const Lease = Schema.Struct({ holder: Schema.String, until: Schema.ValidDateFromSelf })
 
@@ -248,7 +248,7 @@ export const make: Effect.Effect<DomainRepository["Type"], never, SqlClient.SqlC
         releaseLease({ hostname, holder }).pipe(storageOperation("DomainRepository.releaseLease")),
       completeChecks: (checked, holder) =>
         (checked.length === 0 ? Effect.succeed([]) : completeChecks({ domains: checked, holder })).pipe(
-          Effect.map((rows) => rows.map((row) => row.hostname as Hostname)),
+          Effect.map((rows) => rows.map((row) => row.hostname)),
           storageOperation("DomainRepository.completeChecks")
         )
     })
