@@ -1,8 +1,9 @@
 /**
  * Where rate-limit counters live: in Redis when `REDIS_URL` is set, so every replica draws from the
  * same buckets, and in this process's memory otherwise (counters that hold nothing any more are
- * swept). The Redis client fails fast instead of queueing while disconnected, so a Redis outage costs a request at most `commandTimeout`, after which
- * the limiter lets it through, and it reconnects by itself.
+ * swept). The Redis client fails fast instead of queueing while disconnected, so a Redis outage
+ * costs a request at most `commandTimeout`, after which the limiter lets it through, and it
+ * reconnects by itself.
  */
 import { RateLimiter } from "@effect/experimental"
 import { MemoryRateLimiterStore } from "@petstore/store-memory"
