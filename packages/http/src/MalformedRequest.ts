@@ -9,7 +9,7 @@
 import type { Duplex } from "node:stream"
 import { InvalidRequest } from "@petstore/api"
 import { errorBody } from "./ErrorResponse.js"
-import { jsonContentType } from "./RequestLifecycle.js"
+import { jsonContentType, newRequestId } from "./RequestLifecycle.js"
 
 const messageFor = (code: string | undefined): string =>
   code === "HPE_HEADER_OVERFLOW"
@@ -25,7 +25,7 @@ export const answerMalformedRequest = (
     socket.destroy()
     return undefined
   }
-  const requestId = globalThis.crypto.randomUUID()
+  const requestId = newRequestId()
   const body = JSON.stringify(
     errorBody(new InvalidRequest({ code: "invalid_request", message: messageFor(error.code), status: 400 }))
   )

@@ -11,7 +11,7 @@ import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequ
 import { Unavailable } from "@petstore/api"
 import { Effect, type Fiber, FiberId } from "effect"
 import { errorBody, unavailableRetryAfterSeconds } from "./ErrorResponse.js"
-import { acceptableRequestId, jsonContentType } from "./RequestLifecycle.js"
+import { acceptableRequestId, jsonContentType, newRequestId } from "./RequestLifecycle.js"
 
 /** The fiber answering each request in flight, by its Node request. */
 const fibers = new WeakMap<IncomingMessage, Fiber.RuntimeFiber<unknown, unknown>>()
@@ -32,7 +32,7 @@ export const registerRequestFiber: Effect.Effect<void, never, HttpServerRequest.
 export const ensureRequestId = (request: IncomingMessage): string => {
   const header = request.headers["x-request-id"]
   if (typeof header === "string" && acceptableRequestId(header)) return header
-  const generated = globalThis.crypto.randomUUID()
+  const generated = newRequestId()
   request.headers["x-request-id"] = generated
   return generated
 }

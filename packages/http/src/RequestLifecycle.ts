@@ -13,6 +13,9 @@ import { HttpMetrics } from "./HttpMetrics.js"
 export const acceptableRequestId = (value: string | undefined): value is string =>
   value !== undefined && /^[\x21-\x7E]{1,200}$/.test(value)
 
+/** The id of a request whose client sent none acceptable (or none could be read). */
+export const newRequestId = (): string => globalThis.crypto.randomUUID()
+
 /** JSON bodies say their charset explicitly, as the contract promises. */
 export const jsonContentType = "application/json; charset=utf-8"
 
@@ -41,7 +44,7 @@ export const withRequestLifecycle =
       if (options.register !== undefined) yield* options.register
       const request = yield* HttpServerRequest.HttpServerRequest
       const header = request.headers["x-request-id"]
-      const requestId = acceptableRequestId(header) ? header : globalThis.crypto.randomUUID()
+      const requestId = acceptableRequestId(header) ? header : newRequestId()
       const startedAt = yield* Clock.currentTimeMillis
       const response = yield* app.pipe(
         Effect.catchAllCause((cause) => responseForCause(cause, request)),
