@@ -2,7 +2,7 @@
  * Everything the API process reads from its environment, decoded once at start-up.
  */
 import { maxRequestDeadline } from "@petstore/domain"
-import { Config, ConfigError, Duration, Either, LogLevel, Option, type Redacted } from "effect"
+import { Config, Duration, Effect, Option, type Redacted, Schema, SchemaIssue } from "effect"
 
 export type StorageChoice =
   /** `dataDir` keeps what is not in the database: the generated secret, the CA's files. */
@@ -10,51 +10,65 @@ export type StorageChoice =
   | { readonly _tag: "Embedded"; readonly dataDir: string }
   | { readonly _tag: "Memory" }
 
-const storageKind = Config.literal("postgres", "embedded", "memory")("PETSTORE_STORAGE").pipe(Config.option)
+const storageKind = Config.Literals(["postgres", "embedded", "memory"], "PETSTORE_STORAGE").pipe(
+  Config.option
+)
+
+/** The failure of a variable that is missing although another variable's value needs it. */
+const requiredBy = (name: string, message: string): Config.ConfigError =>
+  new Config.ConfigError(
+    new Schema.SchemaError(
+      new SchemaIssue.Pointer([name], new SchemaIssue.MissingKey({ messageMissingKey: message }))
+    )
+  )
 
 /** `PETSTORE_STORAGE` wins; otherwise Postgres when `DATABASE_URL` is set, else the embedded store. */
 export const StorageConfig: Config.Config<StorageChoice> = Config.all({
   kind: storageKind,
-  url: Config.redacted("DATABASE_URL").pipe(Config.option),
-  dataDir: Config.string("PETSTORE_DATA_DIR").pipe(Config.withDefault("./.data"))
+  url: Config.Redacted("DATABASE_URL").pipe(Config.option),
+  dataDir: Config.String("PETSTORE_DATA_DIR").pipe(Config.withDefault("./.data"))
 }).pipe(
-  Config.mapOrFail(({ kind, url, dataDir }) => {
+  Config.mapEffect(({ kind, url, dataDir }): Effect.Effect<StorageChoice, Config.ConfigError> => {
     const chosen = Option.getOrElse(kind, () => (Option.isSome(url) ? "postgres" : "embedded"))
-    if (chosen === "memory") return Either.right<StorageChoice>({ _tag: "Memory" })
-    if (chosen === "embedded") return Either.right<StorageChoice>({ _tag: "Embedded", dataDir })
+    if (chosen === "memory") return Effect.succeed({ _tag: "Memory" })
+    if (chosen === "embedded") return Effect.succeed({ _tag: "Embedded", dataDir })
     return Option.isSome(url)
-      ? Either.right<StorageChoice>({ _tag: "Postgres", url: url.value, dataDir })
-      : Either.left(ConfigError.MissingData(["DATABASE_URL"], "PETSTORE_STORAGE=postgres needs DATABASE_URL"))
+      ? Effect.succeed({ _tag: "Postgres", url: url.value, dataDir })
+      : Effect.fail(requiredBy("DATABASE_URL", "PETSTORE_STORAGE=postgres needs DATABASE_URL"))
   })
 )
 
+const RequestDeadline = Schema.DurationFromString.check(
+  Schema.makeFilter(
+    (deadline: Duration.Duration) =>
+      Duration.isGreaterThan(deadline, Duration.zero) &&
+      Duration.isLessThanOrEqualTo(deadline, maxRequestDeadline),
+    {
+      message: `must be more than 0 and at most ${Duration.format(maxRequestDeadline)} (half the Idempotency-Key in-flight lease)`
+    }
+  )
+)
+
 export const ServerConfig = Config.all({
-  port: Config.port("PORT").pipe(Config.withDefault(3000)),
-  host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
-  requestTimeout: Config.duration("PETSTORE_REQUEST_TIMEOUT").pipe(
-    Config.validate({
-      message: `must be more than 0 and at most ${Duration.format(maxRequestDeadline)} (half the Idempotency-Key in-flight lease)`,
-      validation: (deadline) =>
-        Duration.greaterThan(deadline, Duration.zero) &&
-        Duration.lessThanOrEqualTo(deadline, maxRequestDeadline)
-    }),
+  port: Config.Port("PORT").pipe(Config.withDefault(3000)),
+  host: Config.String("HOST").pipe(Config.withDefault("0.0.0.0")),
+  requestTimeout: Config.schema(RequestDeadline, "PETSTORE_REQUEST_TIMEOUT").pipe(
     Config.withDefault(Duration.seconds(10))
   ),
-  shutdownGrace: Config.duration("PETSTORE_SHUTDOWN_GRACE").pipe(Config.withDefault(Duration.seconds(10)))
+  shutdownGrace: Config.Duration("PETSTORE_SHUTDOWN_GRACE").pipe(Config.withDefault(Duration.seconds(10)))
 })
+
+/** A listening port where 0 means any free port (the tests' choice). */
+const ListenPort = Schema.Int.check(
+  Schema.isBetween({ minimum: 0, maximum: 65_535 }, { message: "must be a port from 0 to 65535" })
+)
 
 /** The serving edge's listeners for custom domains (0: any free port, as the tests use). */
 export const EdgeConfig = Config.all({
-  httpPort: Config.integer("PETSTORE_EDGE_HTTP_PORT").pipe(
-    Config.validate({ message: "must be a port from 0 to 65535", validation: (n) => n >= 0 && n <= 65_535 }),
-    Config.withDefault(8080)
-  ),
-  httpsPort: Config.integer("PETSTORE_EDGE_HTTPS_PORT").pipe(
-    Config.validate({ message: "must be a port from 0 to 65535", validation: (n) => n >= 0 && n <= 65_535 }),
-    Config.withDefault(8443)
-  )
+  httpPort: Config.schema(ListenPort, "PETSTORE_EDGE_HTTP_PORT").pipe(Config.withDefault(8080)),
+  httpsPort: Config.schema(ListenPort, "PETSTORE_EDGE_HTTPS_PORT").pipe(Config.withDefault(8443))
 })
 
-export const BootstrapKeyConfig = Config.redacted("PETSTORE_BOOTSTRAP_KEY").pipe(Config.option)
+export const BootstrapKeyConfig = Config.Redacted("PETSTORE_BOOTSTRAP_KEY").pipe(Config.option)
 
-export const LogLevelConfig = Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info))
+export const LogLevelConfig = Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info"))

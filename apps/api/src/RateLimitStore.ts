@@ -5,11 +5,37 @@
  * costs a request at most `commandTimeout`, after which the limiter lets it through, and it
  * reconnects by itself.
  */
-import { RateLimiter } from "@effect/experimental"
 import { MemoryRateLimiterStore } from "@petstore/store-memory"
-import { Config, type ConfigError, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
+import { Config, Effect, Layer, Option, Redacted, Schema, SchemaIssue } from "effect"
+import { RateLimiter } from "effect/persistence"
 
-export const RedisUrlConfig = Config.redacted("REDIS_URL").pipe(Config.option)
+const invalidRedisUrl = new Config.ConfigError(
+  new Schema.SchemaError(
+    new SchemaIssue.Pointer(
+      ["REDIS_URL"],
+      new SchemaIssue.InvalidValue({ message: "must be a redis:// or rediss:// URL" })
+    )
+  )
+)
+
+/** A `redis://` or `rediss://` URL; it may hold a password, so the text is never shown. */
+const parseRedisUrl = (text: Redacted.Redacted<string>): Effect.Effect<URL, Config.ConfigError> => {
+  const value = Redacted.value(text)
+  const url = URL.canParse(value) ? new URL(value) : undefined
+  return url !== undefined && (url.protocol === "redis:" || url.protocol === "rediss:")
+    ? Effect.succeed(url)
+    : Effect.fail(invalidRedisUrl)
+}
+
+export const RedisUrlConfig: Config.Config<Option.Option<URL>> = Config.Redacted("REDIS_URL").pipe(
+  Config.option,
+  Config.mapEffect((text) =>
+    Option.match(text, {
+      onNone: () => Effect.succeed(Option.none()),
+      onSome: (text) => Effect.map(parseRedisUrl(text), Option.some)
+    })
+  )
+)
 
 /** ioredis options from a `redis://[user:password@]host[:port][/db]` (or `rediss://`) URL. */
 export const redisOptions = (url: URL) => ({
@@ -23,47 +49,35 @@ export const redisOptions = (url: URL) => ({
   maxRetriesPerRequest: 0,
   connectTimeout: 1_000,
   commandTimeout: 500,
-  // Reconnect forever, at most every 5 s: each failed attempt is also reported by ioredis.
-  retryStrategy: (attempt: number) => Math.min(attempt * 200, 5_000),
-  prefix: "petstore:ratelimit:"
+  // Reconnect forever, at most every 5 s.
+  retryStrategy: (attempt: number) => Math.min(attempt * 200, 5_000)
 })
 
-const parseRedisUrl = (text: string): Effect.Effect<URL, Error> =>
-  Effect.try({
-    try: () => {
-      const url = new URL(text)
-      if (url.protocol !== "redis:" && url.protocol !== "rediss:") throw new Error("not redis")
-      return url
-    },
-    catch: () => new Error("REDIS_URL: must be a redis:// or rediss:// URL")
-  })
+/** Where this service's counters live in a Redis it may share with others. */
+const keyPrefix = "petstore:ratelimit:"
 
 /**
- * The Redis store, whose client is closed at shutdown without failing it: closing a client that lost
- * its Redis rejects, and a service stopping while Redis is down must still exit cleanly.
+ * The Redis store. Its client is closed at shutdown without failing it: closing a client that lost
+ * its Redis fails, and a service stopping while Redis is down must still exit cleanly.
  */
-const redisStore = (url: URL) =>
-  Layer.scoped(
-    RateLimiter.RateLimiterStore,
-    Effect.gen(function* () {
-      const clientScope = yield* Scope.make()
-      yield* Effect.addFinalizer(() =>
-        Scope.close(clientScope, Exit.void).pipe(
-          Effect.catchAllCause(() => Effect.logInfo("the rate-limit Redis connection was already closed"))
+const redisStore = (url: URL): Layer.Layer<RateLimiter.RateLimiterStore> =>
+  Layer.unwrap(
+    // The Redis client (ioredis) is loaded only by a service that uses Redis: start-up does not pay for it.
+    Effect.map(
+      Effect.promise(() => import("./IoRedis.js")),
+      (IoRedis) =>
+        RateLimiter.layerStoreRedis({ prefix: keyPrefix }).pipe(
+          Layer.provide(IoRedis.layer(redisOptions(url)))
         )
-      )
-      // The Redis client (ioredis) is loaded only by a service that uses Redis: start-up does not pay for it.
-      const RateLimiterRedis = yield* Effect.promise(() => import("@effect/experimental/RateLimiter/Redis"))
-      return yield* Scope.extend(RateLimiterRedis.make(redisOptions(url)), clientScope)
-    })
+    )
   )
 
-export const rateLimitStoreLayer: Layer.Layer<RateLimiter.RateLimiterStore, Error | ConfigError.ConfigError> =
-  Layer.unwrapEffect(
-    Effect.flatMap(RedisUrlConfig, (url) =>
+export const rateLimitStoreLayer: Layer.Layer<RateLimiter.RateLimiterStore, Config.ConfigError> =
+  Layer.unwrap(
+    Effect.map(RedisUrlConfig, (url) =>
       Option.match(url, {
-        onNone: () => Effect.succeed(MemoryRateLimiterStore.layer),
-        onSome: (text) => Effect.map(parseRedisUrl(Redacted.value(text)), redisStore)
+        onNone: () => MemoryRateLimiterStore.layer,
+        onSome: redisStore
       })
     )
   )

@@ -23,22 +23,22 @@ const BootstrapKeyLive = Layer.effectDiscard(
       onNone: () => Effect.void,
       onSome: (token) =>
         registerOperatorApiKey(defaultAccountName, Redacted.value(token)).pipe(
-          Effect.zipRight(Effect.logInfo("the bootstrap key is accepted (account default)"))
+          Effect.andThen(Effect.logInfo("the bootstrap key is accepted (account default)"))
         )
     })
   )
 )
 
 /** Every server forgets expired idempotency keys; replicas' purges skip the rows another is deleting. */
-const IdempotencyPurgeLive = Layer.scopedDiscard(Effect.forkScoped(runIdempotencyPurge()))
+const IdempotencyPurgeLive = Layer.effectDiscard(Effect.forkScoped(runIdempotencyPurge()))
 
-export const ServerLive = Layer.unwrapEffect(
+export const ServerLive = Layer.unwrap(
   Effect.gen(function* () {
     const server = yield* ServerConfig
     const storage = yield* StorageConfig
     const edge = yield* EdgeConfig
     // The edge is a second front door: when its ports are taken, the API keeps serving (logged loudly).
-    const edgeLive = Layer.scopedDiscard(
+    const edgeLive = Layer.effectDiscard(
       Effect.flatMap(EdgeServer.EdgeAddresses, ({ http, https }) =>
         Effect.logInfo(
           `edge serving custom domains on http://${http.host}:${http.port} and https://${https.host}:${https.port}`
@@ -46,15 +46,15 @@ export const ServerLive = Layer.unwrapEffect(
       )
     ).pipe(
       Layer.provide(EdgeServer.layer({ host: server.host, ...edge })),
-      Layer.catchAll((error) =>
+      Layer.catch((error) =>
         Layer.effectDiscard(Effect.logError(`the edge is not serving custom domains: ${error.message}`))
       )
     )
-    const announce = Layer.scopedDiscard(
+    const announce = Layer.effectDiscard(
       Effect.flatMap(ListeningAddress, ({ host, port }) =>
         Effect.logInfo(
           `petstore listening on http://${host}:${port} (storage: ${storage._tag.toLowerCase()})`
-        ).pipe(Effect.zipRight(Effect.addFinalizer(() => Effect.logInfo("petstore shutting down"))))
+        ).pipe(Effect.andThen(Effect.addFinalizer(() => Effect.logInfo("petstore shutting down"))))
       )
     )
     return announce.pipe(

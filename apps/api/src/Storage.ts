@@ -4,12 +4,7 @@
  */
 
 import * as CertificateAuthorityConfig from "@petstore/acme/CertificateAuthorityConfig"
-import {
-  type ApiKeyRepository,
-  domainCheckConfig,
-  runDomainChecks,
-  type StorageError
-} from "@petstore/domain"
+import { ApiKeyRepository, domainCheckConfig, runDomainChecks, type StorageError } from "@petstore/domain"
 import { LocalApiKeyAdmin, RemoteApiKeyRepository } from "@petstore/http"
 import { MemoryStore } from "@petstore/store-memory"
 import { EmbeddedPostgres, PgMigrations, PgStore, PrivateKeySecret } from "@petstore/store-pg"
@@ -51,7 +46,7 @@ export const apiKeyStorageLayer = (
   choice: StorageChoice
 ): Layer.Layer<ApiKeyRepository, StorageError | EmbeddedPostgres.EmbeddedPostgresError> => {
   if (choice._tag !== "Embedded") return keyStorageLayer(choice)
-  return Layer.unwrapEffect(
+  return Layer.unwrap(
     Effect.gen(function* (): Effect.fn.Return<
       Layer.Layer<ApiKeyRepository, StorageError | EmbeddedPostgres.EmbeddedPostgresError>
     > {
@@ -59,10 +54,13 @@ export const apiKeyStorageLayer = (
       if (Option.isNone(owner)) return keyStorageLayer(choice)
       const endpoint = yield* RemoteApiKeyRepository.findEndpoint(choice.dataDir)
       if (Option.isNone(endpoint)) {
-        return Layer.fail(
-          new EmbeddedPostgres.EmbeddedPostgresError({
-            message: `The embedded database in ${choice.dataDir} is held by process ${owner.value}, which offers no key administration; stop it and retry.`
-          })
+        return Layer.effect(
+          ApiKeyRepository,
+          Effect.fail(
+            new EmbeddedPostgres.EmbeddedPostgresError({
+              message: `The embedded database in ${choice.dataDir} is held by process ${owner.value}, which offers no key administration; stop it and retry.`
+            })
+          )
         )
       }
       return RemoteApiKeyRepository.layer(endpoint.value)
@@ -82,7 +80,7 @@ export const exclusiveStorageCompanions = (choice: StorageChoice) =>
         InProcessDomainChecks.pipe(Layer.provide(certificateIssuerLayer(choice)))
       )
 
-const InProcessDomainChecks = Layer.scopedDiscard(
+const InProcessDomainChecks = Layer.effectDiscard(
   Effect.flatMap(domainCheckConfig(`api:${process.pid}`), (options) =>
     Effect.forkScoped(runDomainChecks(options))
   )

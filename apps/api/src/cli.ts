@@ -3,17 +3,20 @@
  * management on the storage the environment configures (the same variables as the server). A new
  * key is printed once, on its own line; only its hash is stored.
  */
-import { Args, Command, Options, ValidationError } from "@effect/cli"
-import { NodeContext, NodeRuntime } from "@effect/platform-node"
+
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { AccountName, ApiKeyId, issueApiKey, listApiKeys, revokeApiKey } from "@petstore/domain"
-import { Cause, Console, Effect, Layer, Logger, Option, Schema } from "effect"
+import { JsonLogger } from "@petstore/telemetry"
+import { Cause, Console, Effect, Layer, Option, References, Schema } from "effect"
+import { Argument, CliError, Command, Flag } from "effect/cli"
 import { LogLevelConfig, StorageConfig } from "./AppConfig.js"
-import { describeFailure } from "./Failure.js"
+import { describeFailure, teardown } from "./Failure.js"
 import { apiKeyStorageLayer } from "./Storage.js"
 
-const account = Options.text("account").pipe(
-  Options.withSchema(AccountName),
-  Options.withDescription("The account that owns the key (lower-case letters, digits, '-' or '_').")
+const account = Flag.String("account").pipe(
+  Flag.withSchema(AccountName),
+  Flag.withDescription("The account that owns the key (lower-case letters, digits, '-' or '_').")
 )
 
 const create = Command.make("create", { account }, ({ account }) =>
@@ -39,18 +42,10 @@ const list = Command.make("list", {}, () =>
   Command.withDescription("List keys: id, account, creation date, state. Keys themselves are never shown.")
 )
 
-const id = Args.text({ name: "id" }).pipe(
-  Args.withSchema(ApiKeyId),
-  Args.withDescription("The key id, e.g. key_0123456789abcdef.")
+const id = Argument.String("id").pipe(
+  Argument.withSchema(ApiKeyId),
+  Argument.withDescription("The key id, e.g. key_0123456789abcdef.")
 )
-
-const revoke = Command.make("revoke", { id }, ({ id }) =>
-  Effect.gen(function* () {
-    const revoked = yield* revokeApiKey(id)
-    if (!revoked) return yield* Effect.fail(new KeyNotRevoked({ id }))
-    yield* Console.log(`Revoked ${id}.`)
-  })
-).pipe(Command.withDescription("Revoke a key: it is refused from now on."))
 
 class KeyNotRevoked extends Schema.TaggedError<KeyNotRevoked>()("KeyNotRevoked", { id: Schema.String }) {
   override get message() {
@@ -58,27 +53,36 @@ class KeyNotRevoked extends Schema.TaggedError<KeyNotRevoked>()("KeyNotRevoked",
   }
 }
 
+const revoke = Command.make("revoke", { id }, ({ id }) =>
+  Effect.gen(function* () {
+    const revoked = yield* revokeApiKey(id)
+    if (!revoked) return yield* new KeyNotRevoked({ id })
+    yield* Console.log(`Revoked ${id}.`)
+  })
+).pipe(Command.withDescription("Revoke a key: it is refused from now on."))
+
+/** The key storage is opened only by a command that runs: usage errors and `--help` touch nothing. */
+const StorageLive = Layer.unwrap(Effect.map(StorageConfig, apiKeyStorageLayer))
+
 const keys = Command.make("keys").pipe(
   Command.withSubcommands([create, list, revoke]),
+  Command.provide(StorageLive),
   Command.withDescription("Manage API keys.")
 )
 
 const petstore = Command.make("petstore").pipe(Command.withSubcommands([keys]))
 
-const cli = Command.run(petstore, { name: "petstore", version: "1.0.0" })
-
-const StorageLive = Layer.unwrapEffect(Effect.map(StorageConfig, apiKeyStorageLayer))
+const cli = Command.run(petstore, { version: "1.0.0" })
 
 Effect.flatMap(LogLevelConfig, (level) =>
-  Effect.suspend(() => cli(process.argv)).pipe(Effect.provide(StorageLive), Logger.withMinimumLogLevel(level))
+  cli.pipe(Effect.provideService(References.MinimumLogLevel, level))
 ).pipe(
-  // @effect/cli has already explained a validation error, with the usage; anything else is said here.
-  Effect.tapErrorCause((cause) =>
-    Cause.isInterruptedOnly(cause) ||
-    Option.exists(Cause.failureOption(cause), ValidationError.isValidationError)
+  // The CLI has already explained a usage error, with the usage; anything else is said here.
+  Effect.tapCause((cause) =>
+    Cause.hasInterruptsOnly(cause) || Cause.findErrorOption(cause).pipe(Option.exists(CliError.isCliError))
       ? Effect.void
       : Console.error(`petstore: ${describeFailure(cause)}`)
   ),
-  Effect.provide(Layer.merge(NodeContext.layer, Logger.json)),
-  NodeRuntime.runMain({ disablePrettyLogger: true, disableErrorReporting: true })
+  Effect.provide(Layer.merge(NodeServices.layer, JsonLogger.layer)),
+  NodeRuntime.runMain({ disableErrorReporting: true, teardown })
 )

@@ -3,21 +3,24 @@
  * gracefully (stops accepting, lets in-flight requests finish, closes storage).
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Tracing } from "@petstore/telemetry"
-import { Cause, Effect, Layer, Logger } from "effect"
+import { JsonLogger, Tracing } from "@petstore/telemetry"
+import { Cause, Effect, Layer, References } from "effect"
 import { LogLevelConfig } from "./AppConfig.js"
-import { describeFailure } from "./Failure.js"
+import { describeFailure, teardown } from "./Failure.js"
 import { ServerLive } from "./Server.js"
 
 const main = Effect.flatMap(LogLevelConfig, (level) =>
-  Layer.launch(ServerLive).pipe(Logger.withMinimumLogLevel(level), Tracing.withTracing("petstore-api"))
+  Layer.launch(ServerLive).pipe(
+    Effect.provideService(References.MinimumLogLevel, level),
+    Tracing.withTracing("petstore-api")
+  )
 ).pipe(
-  Effect.tapErrorCause((cause) =>
-    Cause.isInterruptedOnly(cause)
+  Effect.tapCause((cause) =>
+    Cause.hasInterruptsOnly(cause)
       ? Effect.void
       : Effect.logError(`petstore stopped: ${describeFailure(cause)}`)
   ),
-  Effect.provide(Logger.json)
+  Effect.provide(JsonLogger.layer)
 )
 
-NodeRuntime.runMain(main, { disablePrettyLogger: true, disableErrorReporting: true })
+NodeRuntime.runMain(main, { disableErrorReporting: true, teardown })

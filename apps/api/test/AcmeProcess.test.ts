@@ -10,17 +10,17 @@ import { afterAll, expect, layer } from "@effect/vitest"
 import { TestPebble, testPebbleLayerWith } from "@petstore/acme/testing"
 import { Challtestsrv, challtestsrvLayer } from "@petstore/dns/testing"
 import * as EdgeClient from "@petstore/edge/testing"
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { cleanUp, freePort, randomKey, send, startServer, temporaryDirectory } from "./support/ApiProcess.js"
 
 afterAll(cleanUp)
 
 const cnameTarget = "edge.docs-acme.net"
 
-class EdgePort extends Effect.Tag("test/EdgePort")<EdgePort, number>() {}
+class EdgePort extends Context.Service<EdgePort, number>()("test/EdgePort") {}
 
 /** Pebble validating HTTP-01 on a port chosen here, for the edge of the server under test. */
-const pebbleOnEdgePort = Layer.unwrapEffect(
+const pebbleOnEdgePort = Layer.unwrap(
   Effect.map(Effect.promise(freePort), (edgeHttpPort) =>
     Layer.merge(Layer.succeed(EdgePort, edgeHttpPort), testPebbleLayerWith({ httpPort: edgeHttpPort }))
   )

@@ -32,9 +32,9 @@ import {
 } from "./support/DomainFlow.js"
 
 /** Pebble, validating on the edge's HTTP port, and the flow (server, worker, edge) ordering from it. */
-const pebbleFlow = Layer.unwrapEffect(
+const pebbleFlow = Layer.unwrap(
   Effect.map(LoopbackServer.freePort, (edgeHttpPort) => {
-    const issuer = Layer.unwrapEffect(
+    const issuer = Layer.unwrap(
       Effect.map(TestPebble, (ca) => AcmeCertificateIssuer.layer({ directoryUrl: ca.directoryUrl }))
     )
     // Provided from outside the flow's fresh build: one Pebble, the one the tests read roots from.

@@ -4,13 +4,13 @@
  * worker loop in the same layer, all on a clock the tests can move forward (real sleeps, real time
  * plus an offset), so the 30-second recheck and the 48-hour window take no waiting.
  */
-import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import { LocalCertificateAuthority } from "@petstore/acme"
-import { AddDomainRequest, makePetstoreClient } from "@petstore/api"
+import { AddDomainRequest, ChangePlanRequest, makePetstoreClient } from "@petstore/api"
 import { Challtestsrv, challtestsrvLayer } from "@petstore/dns/testing"
 import { TestServer, testPlatform } from "@petstore/http/testing"
 import { Duration, Effect } from "effect"
+import { FetchHttpClient } from "effect/http"
 import { ClockControl } from "./support/AdjustableClock.js"
 import {
   addDomain,
@@ -528,15 +528,15 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })(
               const server = yield* TestServer
               const client = yield* makePetstoreClient({ baseUrl: server.baseUrl, apiKey: server.key })
               const docs = yield* client.projects.getDomain({
-                path: { projectId: "alpha", hostname: "docs.example.com" }
+                params: { projectId: "alpha", hostname: "docs.example.com" }
               })
               expect(docs.status).toBe("verified")
               expect(docs.dnsRecord.type).toBe("CNAME")
               expect(docs.verification.lastCheckedAt).toBeInstanceOf(Date)
-              const listed = yield* client.projects.listDomains({ path: { projectId: "alpha" } })
+              const listed = yield* client.projects.listDomains({ params: { projectId: "alpha" } })
               expect(listed.config.primary).toBe("docs.example.com")
               expect(listed.domains.find((domain) => domain.hostname === "example.net")?.kind).toBe("apex")
-              const answer = yield* client.edge.resolveHost({ urlParams: { host: "example.net" } })
+              const answer = yield* client.edge.resolveHost({ query: { host: "example.net" } })
               expect(answer).toEqual({
                 action: "redirect",
                 location: "https://docs.example.com/",
@@ -545,22 +545,25 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })(
 
               const taken = yield* Effect.flip(
                 client.projects.addDomain({
-                  path: { projectId: "beta" },
+                  params: { projectId: "beta" },
                   payload: new AddDomainRequest({ hostname: "example.net" })
                 })
               )
               expect(taken).toMatchObject({ code: "domain_in_use", status: 409 })
-              yield* client.projects.changePlan({ path: { projectId: "beta" }, payload: { plan: "free" } })
+              yield* client.projects.changePlan({
+                params: { projectId: "beta" },
+                payload: new ChangePlanRequest({ plan: "free" })
+              })
               const unpaid = yield* Effect.flip(
                 client.projects.addDomain({
-                  path: { projectId: "beta" },
+                  params: { projectId: "beta" },
                   payload: new AddDomainRequest({ hostname: "beta.example.com" })
                 })
               )
               expect(unpaid).toMatchObject({ code: "plan_required", status: 403 })
 
               const bob = yield* makePetstoreClient({ baseUrl: server.baseUrl, apiKey: server.otherKey })
-              const hidden = yield* Effect.flip(bob.projects.listDomains({ path: { projectId: "alpha" } }))
+              const hidden = yield* Effect.flip(bob.projects.listDomains({ params: { projectId: "alpha" } }))
               expect(hidden).toMatchObject({ code: "not_found", status: 404 })
             }).pipe(Effect.provide(FetchHttpClient.layer))
           )

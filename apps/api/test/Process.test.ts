@@ -7,9 +7,9 @@ import { createHash } from "node:crypto"
 import { existsSync } from "node:fs"
 import { connect, type Socket } from "node:net"
 import { join } from "node:path"
-import { SqlClient } from "@effect/sql"
 import { EmbeddedPostgres, PgStore } from "@petstore/store-pg"
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { afterEach, describe, expect, it } from "vitest"
 import {
   cleanUp,
@@ -309,7 +309,8 @@ describe("the API process on PostgreSQL (DATABASE_URL)", () => {
         "idempotency_keys",
         "custom_domains",
         "certificates",
-        "idempotency_keys_created_at"
+        "idempotency_keys_created_at",
+        "api_key_changes"
       ])
       const ready = await send(server.baseUrl, "/readyz")
       expect(ready.status, ready.text).toBe(200)

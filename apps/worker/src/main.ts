@@ -9,17 +9,17 @@ import * as CertificateAuthorityConfig from "@petstore/acme/CertificateAuthority
 import { NodeDnsResolver } from "@petstore/dns"
 import { domainCheckConfig, platformSettingsLayer, runDomainChecks } from "@petstore/domain"
 import { PgStore, PrivateKeySecret } from "@petstore/store-pg"
-import { Tracing, WorkerMetrics } from "@petstore/telemetry"
-import { Cause, Config, Effect, Layer, Logger, LogLevel, Option } from "effect"
+import { JsonLogger, Tracing, WorkerMetrics } from "@petstore/telemetry"
+import { Cause, Config, Effect, Exit, Layer, Option, References } from "effect"
 
 /** Unique per process, readable in the database when a lease needs explaining. */
 const holder = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`
 
 /** The data directory keeps what is not in the database: the generated secret, the CA's files. */
-const DataDirConfig = Config.string("PETSTORE_DATA_DIR").pipe(Config.withDefault("./.data"))
+const DataDirConfig = Config.String("PETSTORE_DATA_DIR").pipe(Config.withDefault("./.data"))
 
-const StorageLive = Layer.unwrapEffect(
-  Effect.map(Config.all([Config.redacted("DATABASE_URL"), DataDirConfig]), ([url, dataDir]) => {
+const StorageLive = Layer.unwrap(
+  Effect.map(Config.all([Config.Redacted("DATABASE_URL"), DataDirConfig]), ([url, dataDir]) => {
     const storage = PgStore.migratedLayer(PgStore.clientLayer({ url }), PrivateKeySecret.cipherLayer(dataDir))
     return Layer.merge(
       storage,
@@ -30,7 +30,7 @@ const StorageLive = Layer.unwrapEffect(
 
 const main = Effect.gen(function* () {
   const options = yield* domainCheckConfig(holder)
-  const level = yield* Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info))
+  const level = yield* Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info"))
   const metrics = yield* WorkerMetrics.serve
   yield* Effect.logInfo(
     `petstore worker ${holder} checking domains and certificates (concurrency ${options.concurrency})`
@@ -39,18 +39,22 @@ const main = Effect.gen(function* () {
     yield* Effect.logInfo(`worker metrics on http://0.0.0.0:${metrics.port.value}/metrics`)
   return yield* runDomainChecks({ ...options, onRound: metrics.recordRound }).pipe(
     Effect.onInterrupt(() => Effect.logInfo(`petstore worker ${holder} stopping; its leases are given back`)),
-    Logger.withMinimumLogLevel(level),
+    Effect.provideService(References.MinimumLogLevel, level),
     Tracing.withTracing("petstore-worker")
   )
 }).pipe(
   Effect.scoped,
   Effect.provide(Layer.mergeAll(StorageLive, NodeDnsResolver.layerConfig, platformSettingsLayer)),
-  Effect.tapErrorCause((cause) =>
-    Cause.isInterruptedOnly(cause)
+  Effect.tapCause((cause) =>
+    Cause.hasInterruptsOnly(cause)
       ? Effect.void
       : Effect.logError(`petstore worker stopped: ${Cause.squash(cause)}`)
   ),
-  Effect.provide(Logger.json)
+  Effect.provide(JsonLogger.layer)
 )
 
-NodeRuntime.runMain(main, { disablePrettyLogger: true, disableErrorReporting: true })
+NodeRuntime.runMain(main, {
+  disableErrorReporting: true,
+  // SIGTERM and SIGINT are the way a worker is stopped: a clean exit (0), not Effect 4's 130.
+  teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) ? 0 : 1)
+})

@@ -4,10 +4,10 @@
  * twice at once, a killed worker's leases are taken over only once they expired, and a stopped
  * worker gives its leases back. Fails (never skips) when the test PostgreSQL is unreachable.
  */
-import { SqlClient } from "@effect/sql"
 import { DomainRepository } from "@petstore/domain"
 import { LoopbackServer } from "@petstore/testing"
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { type Delay, type DnsQuery, type DnsServer, startDnsServer } from "./support/DnsServer.js"
 import { cnameTarget, openTestStore, platformDomain, type TestStore, zone } from "./support/TestStore.js"
@@ -132,8 +132,15 @@ describe("worker processes sharing the due domains", () => {
       await store.seedDueDomains(domainCount)
       const dns = await startDns(["a", "b"], { minMs: 20, maxMs: 50 })
       const metricsPorts = [await freePort(), await freePort()] as const
-      const a = startWorkerOn(dns, "a", { PETSTORE_WORKER_METRICS_PORT: String(metricsPorts[0]) })
-      const b = startWorkerOn(dns, "b", { PETSTORE_WORKER_METRICS_PORT: String(metricsPorts[1]) })
+      // Leases and DNS timeouts far above a round's length, even on a machine whose cores are busy: a
+      // lease that ran out mid-round, or a DNS query retried, would show as a second check of a name.
+      const patient = {
+        PETSTORE_WORKER_LEASE: "60 seconds",
+        PETSTORE_DNS_TIMEOUT: "10 seconds",
+        PETSTORE_DNS_TRIES: "1"
+      }
+      const a = startWorkerOn(dns, "a", { ...patient, PETSTORE_WORKER_METRICS_PORT: String(metricsPorts[0]) })
+      const b = startWorkerOn(dns, "b", { ...patient, PETSTORE_WORKER_METRICS_PORT: String(metricsPorts[1]) })
       await Promise.all([a.started(), b.started()])
       const began = Date.now()
       await allVerified(90_000, [a, b])

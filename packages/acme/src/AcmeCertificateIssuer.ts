@@ -19,7 +19,7 @@ import {
   type OrderState
 } from "@petstore/domain"
 import * as acme from "acme-client"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Redacted, Semaphore } from "effect"
 
 export interface Options {
   /** The ACME directory, e.g. `https://acme-v02.api.letsencrypt.org/directory`. */
@@ -48,8 +48,9 @@ const describe = (cause: unknown): string => {
 /** The `detail` (or the whole object) of an ACME problem document. */
 const problemDetail = (problem: unknown): string | undefined => {
   if (problem === undefined || problem === null) return undefined
-  if (typeof problem === "object") {
-    const { detail, type } = problem as { detail?: unknown; type?: unknown }
+  if (typeof problem === "object" && "detail" in problem) {
+    const { detail } = problem
+    const type = "type" in problem ? problem.type : undefined
     if (typeof detail === "string" && detail !== "") {
       return typeof type === "string" ? `${detail} (${type})` : detail
     }
@@ -59,7 +60,7 @@ const problemDetail = (problem: unknown): string | undefined => {
 
 export const make = (
   options: Options
-): Effect.Effect<CertificateIssuer["Type"], CertificateIssuerError, Http01ChallengeStore> =>
+): Effect.Effect<CertificateIssuer["Service"], CertificateIssuerError, Http01ChallengeStore> =>
   Effect.gen(function* () {
     const challenges = yield* Http01ChallengeStore
     const { directoryUrl } = options
@@ -92,7 +93,7 @@ export const make = (
 
     // The account is registered once, on first use (a failure is retried on the next call).
     let registered = false
-    const semaphore = yield* Effect.makeSemaphore(1)
+    const semaphore = yield* Semaphore.make(1)
     const ensureAccount = semaphore.withPermits(1)(
       Effect.suspend(() =>
         registered

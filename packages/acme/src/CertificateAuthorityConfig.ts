@@ -12,7 +12,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { CertificateIssuer, CertificateIssuerError, Http01ChallengeStore } from "@petstore/domain"
-import { Config, type ConfigError, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Config, Duration, Effect, Exit, Layer, Option, Redacted } from "effect"
 import { rootCertificateFile } from "./LocalCaFiles.js"
 
 /** The ACME account key's file in the data directory. */
@@ -21,14 +21,14 @@ export const accountKeyFile = "acme-account.pem"
 export const internalCaDirectory = "internal-ca"
 
 export const AcmeConfig = Config.all({
-  directoryUrl: Config.url("PETSTORE_ACME_DIRECTORY_URL").pipe(Config.option),
-  email: Config.string("PETSTORE_ACME_EMAIL").pipe(Config.option)
+  directoryUrl: Config.URL("PETSTORE_ACME_DIRECTORY_URL").pipe(Config.option),
+  email: Config.String("PETSTORE_ACME_EMAIL").pipe(Config.option)
 })
 
 const describe = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
 
 const isAlreadyThere = (cause: unknown) =>
-  typeof cause === "object" && cause !== null && (cause as { code?: unknown }).code === "EEXIST"
+  typeof cause === "object" && cause !== null && "code" in cause && cause.code === "EEXIST"
 
 /** The account key in `directory`, made there on first use (exclusive create: concurrent starts agree). */
 const accountKeyIn = (directory: string) =>
@@ -57,20 +57,21 @@ const loadFailed = (cause: unknown) =>
 
 /** An issuer built on its first use (once, whatever the concurrency); a failed build is tried again next time. */
 const onFirstUse = (
-  build: Effect.Effect<CertificateIssuer["Type"], CertificateIssuerError>
-): Effect.Effect<CertificateIssuer["Type"]> =>
-  Effect.map(Effect.cachedInvalidateWithTTL(build, Infinity), ([cached, invalidate]) => {
-    const issuer = cached.pipe(Effect.tapError(() => invalidate))
-    return CertificateIssuer.of({
-      startOrder: (hostname) => Effect.flatMap(issuer, (real) => real.startOrder(hostname)),
-      pollOrder: (order) => Effect.flatMap(issuer, (real) => real.pollOrder(order))
-    })
-  })
+  build: Effect.Effect<CertificateIssuer["Service"], CertificateIssuerError>
+): Effect.Effect<CertificateIssuer["Service"]> =>
+  Effect.map(
+    Effect.cachedWithTTL(build, (exit) => (Exit.isSuccess(exit) ? Duration.infinity : Duration.zero)),
+    (issuer) =>
+      CertificateIssuer.of({
+        startOrder: (hostname) => Effect.flatMap(issuer, (real) => real.startOrder(hostname)),
+        pollOrder: (order) => Effect.flatMap(issuer, (real) => real.pollOrder(order))
+      })
+  )
 
 /** The configured issuer; `dataDirectory` none: nothing is kept (memory storage). */
 export const issuerLayer = (
   dataDirectory: Option.Option<string>
-): Layer.Layer<CertificateIssuer, ConfigError.ConfigError, Http01ChallengeStore> =>
+): Layer.Layer<CertificateIssuer, Config.ConfigError, Http01ChallengeStore> =>
   Layer.effect(
     CertificateIssuer,
     Effect.gen(function* () {
@@ -113,7 +114,7 @@ export const issuerLayer = (
               ...(Option.isSome(email) ? { email: email.value } : {}),
               ...(accountKeyPem === undefined ? {} : { accountKeyPem })
             })
-            .pipe(Effect.provide(Context.make(Http01ChallengeStore, challenges)))
+            .pipe(Effect.provideService(Http01ChallengeStore, challenges))
         })
       )
     })

@@ -18,14 +18,15 @@ import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import * as x509 from "@peculiar/x509"
 import { CertificateIssuer, CertificateIssuerError, type Hostname, OrderRef } from "@petstore/domain"
-import { Context, Duration, Effect, Encoding, Layer, Option, Redacted, Schedule } from "effect"
+import { Context, Duration, Effect, Layer, Option, Redacted, Schedule } from "effect"
+import { Hex } from "effect/encoding"
 import { rootCertificateFile, rootKeyFile } from "./LocalCaFiles.js"
 
 export interface Options {
   /** Where the root is kept (created if missing); in memory only when absent. */
   readonly directory?: string
   /** How long a leaf is valid; 90 days when absent (never past the root's end). */
-  readonly validity?: Duration.DurationInput
+  readonly validity?: Duration.Input
 }
 
 /** A leaf certificate for one hostname, with the root as its chain. */
@@ -39,7 +40,7 @@ export interface IssuedCertificate {
   readonly notAfter: Date
 }
 
-export class LocalCertificateAuthority extends Context.Tag("@petstore/acme/LocalCertificateAuthority")<
+export class LocalCertificateAuthority extends Context.Service<
   LocalCertificateAuthority,
   {
     /** The root's certificate (PEM), to give to the clients that should trust the leaves. */
@@ -47,7 +48,7 @@ export class LocalCertificateAuthority extends Context.Tag("@petstore/acme/Local
     /** A fresh key and a leaf for `hostname`, signed by the root. */
     readonly issue: (hostname: string) => Effect.Effect<IssuedCertificate, CertificateIssuerError>
   }
->() {}
+>()("@petstore/acme/LocalCertificateAuthority") {}
 
 export { rootCertificateFile, rootKeyFile } from "./LocalCaFiles.js"
 
@@ -65,6 +66,10 @@ const dnsName =
 
 const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
+/** The `code` of a file system error (`ENOENT`, `EEXIST`), if it has one. */
+const errorCode = (error: unknown): unknown =>
+  typeof error === "object" && error !== null && "code" in error ? error.code : undefined
+
 const failure = (message: string) => (cause: unknown) =>
   new CertificateIssuerError({ message: `${message}: ${describe(cause)}` })
 
@@ -75,7 +80,7 @@ const webCrypto = globalThis.crypto
 const randomSerial = (): string => {
   const bytes = webCrypto.getRandomValues(new Uint8Array(16))
   bytes[0] = (bytes[0] ?? 0) & 0x7f
-  return Encoding.encodeHex(bytes)
+  return Hex.encode(bytes)
 }
 
 /** Now, to the second (X.509 times carry no milliseconds). */
@@ -182,7 +187,7 @@ const readText = (path: string): Effect.Effect<Option.Option<string>, Certificat
       try {
         return Option.some(await readFile(path, "utf8"))
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") return Option.none()
+        if (errorCode(error) === "ENOENT") return Option.none()
         throw error
       }
     },
@@ -219,7 +224,7 @@ const rootIn = (directory: string): Effect.Effect<Root, CertificateIssuerError> 
       })
     ),
     Effect.retry({
-      schedule: Schedule.spaced(Duration.millis(50)).pipe(Schedule.upTo(Duration.seconds(5))),
+      schedule: Schedule.spaced(Duration.millis(50)).pipe(Schedule.upTo({ duration: Duration.seconds(5) })),
       while: (error) => error._tag === "NotYet"
     }),
     Effect.catchIf(
@@ -241,7 +246,7 @@ const rootIn = (directory: string): Effect.Effect<Root, CertificateIssuerError> 
         try {
           await writeFile(keyPath, root.privateKeyPem, { flag: "wx", mode: 0o600 })
         } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === "EEXIST") return false
+          if (errorCode(error) === "EEXIST") return false
           throw error
         }
         const partial = `${certificatePath}.${randomSerial()}.tmp`
@@ -264,7 +269,7 @@ const rootIn = (directory: string): Effect.Effect<Root, CertificateIssuerError> 
     try: () => mkdir(directory, { recursive: true, mode: 0o700 }),
     catch: failure(`cannot create ${directory}`)
   }).pipe(
-    Effect.zipRight(readText(certificatePath)),
+    Effect.andThen(readText(certificatePath)),
     Effect.flatMap(Option.match({ onNone: () => create, onSome: load }))
   )
 }
@@ -334,10 +339,10 @@ const leaf = (
 /** The authority: its root loaded from (or made in) `directory`, or made in memory. */
 export const make = (
   options: Options = {}
-): Effect.Effect<LocalCertificateAuthority["Type"], CertificateIssuerError> =>
+): Effect.Effect<LocalCertificateAuthority["Service"], CertificateIssuerError> =>
   Effect.gen(function* () {
     const root = options.directory === undefined ? yield* makeRoot : yield* rootIn(options.directory)
-    const validity = Duration.decode(options.validity ?? defaultLeafValidity)
+    const validity = Duration.fromInputUnsafe(options.validity ?? defaultLeafValidity)
     return LocalCertificateAuthority.of({
       rootCertificatePem: root.certificatePem,
       issue: (hostname) => leaf(root, hostname, validity)
@@ -353,7 +358,7 @@ const orderPrefix = "local:"
 const orderPattern = /^local:([^:]+):[0-9a-f]+$/
 
 /** The domain's CertificateIssuer on `authority`: `local:<hostname>:<random>` refs, Valid at once. */
-export const asIssuer = (authority: LocalCertificateAuthority["Type"]): CertificateIssuer["Type"] =>
+export const asIssuer = (authority: LocalCertificateAuthority["Service"]): CertificateIssuer["Service"] =>
   CertificateIssuer.of({
     startOrder: (hostname: Hostname) =>
       Effect.sync(() => OrderRef.make(`${orderPrefix}${hostname}:${randomSerial()}`)),

@@ -20,14 +20,14 @@ import { AcmeCertificateIssuer } from "../src/index.js"
 import { TestPebble, testPebbleLayer } from "./support/TestPebble.js"
 
 /** Polls until the order is Valid or Invalid, for at most 30 s. */
-const pollToEnd = (issuer: CertificateIssuer["Type"], order: OrderRef) =>
+const pollToEnd = (issuer: CertificateIssuer["Service"], order: OrderRef) =>
   issuer.pollOrder(order).pipe(
     Effect.filterOrFail(
       (state: OrderState) => state._tag === "Valid" || state._tag === "Invalid",
       (state) => ({ _tag: "NotYet" as const, state })
     ),
     Effect.retry({
-      schedule: Schedule.spaced(Duration.millis(200)).pipe(Schedule.upTo(Duration.seconds(30))),
+      schedule: Schedule.spaced(Duration.millis(200)).pipe(Schedule.upTo({ duration: Duration.seconds(30) })),
       while: (error) => error._tag === "NotYet"
     }),
     Effect.mapError((error) =>
@@ -36,7 +36,7 @@ const pollToEnd = (issuer: CertificateIssuer["Type"], order: OrderRef) =>
   )
 
 /** An issuer publishing its challenges in `store` (on a fresh account, unless its key is given). */
-const issuerWith = (directoryUrl: string, store: Http01ChallengeStore["Type"], accountKeyPem?: string) =>
+const issuerWith = (directoryUrl: string, store: Http01ChallengeStore["Service"], accountKeyPem?: string) =>
   AcmeCertificateIssuer.make({
     directoryUrl,
     email: "certs@example.com",
@@ -50,14 +50,14 @@ const unservedIssuer = (directoryUrl: string) =>
   )
 
 /** Polls until the CA has the CSR (the order left Pending and Ready), for at most 30 s. */
-const pollPastReady = (issuer: CertificateIssuer["Type"], order: OrderRef) =>
+const pollPastReady = (issuer: CertificateIssuer["Service"], order: OrderRef) =>
   issuer.pollOrder(order).pipe(
     Effect.filterOrFail(
       (state: OrderState) => state._tag !== "Pending" && state._tag !== "Ready",
       (state) => ({ _tag: "NotYet" as const, state })
     ),
     Effect.retry({
-      schedule: Schedule.spaced(Duration.millis(200)).pipe(Schedule.upTo(Duration.seconds(30))),
+      schedule: Schedule.spaced(Duration.millis(200)).pipe(Schedule.upTo({ duration: Duration.seconds(30) })),
       while: (error) => error._tag === "NotYet"
     }),
     Effect.mapError((error) =>

@@ -28,7 +28,7 @@ const days = (from: Date, to: Date): number => (to.getTime() - from.getTime()) /
 /** An HTTPS server on loopback answering "hello" with `certificate`, closed with the scope. */
 const httpsServer = (certificate: LocalCertificateAuthority.IssuedCertificate) =>
   Effect.acquireRelease(
-    Effect.async<ReturnType<typeof createServer>>((resume) => {
+    Effect.callback<ReturnType<typeof createServer>>((resume) => {
       const server = createServer(
         { cert: certificate.certificatePem, key: Redacted.value(certificate.privateKeyPem) },
         (_request, response) => response.end("hello")
@@ -36,7 +36,7 @@ const httpsServer = (certificate: LocalCertificateAuthority.IssuedCertificate) =
       server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
     }),
     (server) =>
-      Effect.async<void>((resume) => {
+      Effect.callback<void>((resume) => {
         server.closeAllConnections()
         server.close(() => resume(Effect.void))
       })
@@ -44,7 +44,7 @@ const httpsServer = (certificate: LocalCertificateAuthority.IssuedCertificate) =
 
 /** GET / over TLS as `servername`, trusting `ca` only: the body, or the client's error code. */
 const fetchAs = (port: number, servername: string, ca: string) =>
-  Effect.async<{ readonly body: string } | { readonly error: string }>((resume) => {
+  Effect.callback<{ readonly body: string } | { readonly error: string }>((resume) => {
     const client = request(
       { host: "127.0.0.1", port, servername, ca, agent: false, path: "/" },
       (response) => {
@@ -135,7 +135,7 @@ describe("LocalCertificateAuthority", () => {
   })
 
   describe("over TLS", () => {
-    it.scoped("a client trusting only the root connects as the hostname, and is refused as another", () =>
+    it.effect("a client trusting only the root connects as the hostname, and is refused as another", () =>
       Effect.gen(function* () {
         const authority = yield* LocalCertificateAuthority.make({})
         const hostname = "shop.example.test"
@@ -154,7 +154,7 @@ describe("LocalCertificateAuthority", () => {
   })
 
   describe("a root kept in a directory", () => {
-    it.scoped("is made once and found again, its key readable by the owner only", () =>
+    it.effect("is made once and found again, its key readable by the owner only", () =>
       Effect.gen(function* () {
         const directory = join(yield* scratchDirectory, "ca")
         const first = yield* LocalCertificateAuthority.make({ directory })
@@ -170,7 +170,7 @@ describe("LocalCertificateAuthority", () => {
       })
     )
 
-    it.scopedLive("made by several at once is one root", () =>
+    it.live("made by several at once is one root", () =>
       Effect.gen(function* () {
         const directory = yield* scratchDirectory
         const authorities = yield* Effect.all(
@@ -182,7 +182,7 @@ describe("LocalCertificateAuthority", () => {
       })
     )
 
-    it.scoped("fails with a CertificateIssuerError when its certificate is garbage", () =>
+    it.effect("fails with a CertificateIssuerError when its certificate is garbage", () =>
       Effect.gen(function* () {
         const directory = yield* scratchDirectory
         yield* LocalCertificateAuthority.make({ directory })
@@ -194,7 +194,7 @@ describe("LocalCertificateAuthority", () => {
       })
     )
 
-    it.scoped("fails with a CertificateIssuerError when its key is garbage, missing or another's", () =>
+    it.effect("fails with a CertificateIssuerError when its key is garbage, missing or another's", () =>
       Effect.gen(function* () {
         const directory = yield* scratchDirectory
         const keyFile = join(directory, LocalCertificateAuthority.rootKeyFile)

@@ -1,39 +1,38 @@
 /**
  * What every operation that takes a JSON body carries: the key check first, then the body checks
- * (media type, size), and the two errors those can answer. Middleware added later runs first.
+ * (size, media type, JSON syntax), whose errors come with the `JsonBody` middleware. Middleware added
+ * later runs first.
  */
-import type { HttpApiEndpoint, HttpMethod } from "@effect/platform"
-import { PayloadTooLarge, UnsupportedMediaType } from "./ApiErrors.js"
+import type { Schema } from "effect"
+import type { HttpMethod } from "effect/http/HttpMethod"
+import type * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import { Authentication } from "./Authentication.js"
 import { JsonBody } from "./JsonBody.js"
 
 export const takesJsonBody = <
-  Name extends string,
-  Method extends HttpMethod.HttpMethod,
-  Path,
-  UrlParams,
-  Payload,
-  Headers,
-  Success,
-  Error,
-  R,
-  RE
+  Identifier extends string,
+  Method extends HttpMethod,
+  Path extends string,
+  Params extends Schema.Top,
+  Query extends Schema.Top,
+  Payload extends Schema.Top,
+  Headers extends Schema.Top,
+  Success extends Schema.Top,
+  Error extends Schema.Top,
+  Middleware,
+  MiddlewareServices
 >(
   endpoint: HttpApiEndpoint.HttpApiEndpoint<
-    Name,
+    Identifier,
     Method,
     Path,
-    UrlParams,
+    Params,
+    Query,
     Payload,
     Headers,
     Success,
     Error,
-    R,
-    RE
+    Middleware,
+    MiddlewareServices
   >
-) =>
-  endpoint
-    .addError(PayloadTooLarge)
-    .addError(UnsupportedMediaType)
-    .middleware(JsonBody)
-    .middleware(Authentication)
+) => endpoint.middleware(JsonBody).middleware(Authentication)

@@ -1,7 +1,9 @@
 /**
- * Corrections to the generated OpenAPI document, so that it describes what the server really sends:
- * the service's own 400 body instead of the platform's decode error, and the response headers that
- * `HttpApi` (v3) has no schema for.
+ * Corrections to the generated OpenAPI document, so that it describes what the server really sends,
+ * in the shape clients already know: the response headers every answer carries (the operations declare
+ * none), component names without the `Encoded` suffix `HttpApi` gives a schema whose wire form differs
+ * from its value (a class, a date), a one-word enumeration without its `anyOf` wrapper, and each
+ * parameter's description next to it as well as in its schema.
  */
 
 type Json = Record<string, unknown>
@@ -57,8 +59,61 @@ const unauthorizedHeaders: Json = {
   "WWW-Authenticate": header("RFC 6750 challenge.", 'Bearer realm="petstore", error="invalid_token"')
 }
 
+/** `#/components/schemas/PetEncoded` → `#/components/schemas/Pet`, wherever a reference occurs. */
+const renameReferences = (value: unknown, renamed: ReadonlyMap<string, string>): unknown => {
+  if (Array.isArray(value)) return value.map((item) => renameReferences(item, renamed))
+  if (!isObject(value)) return value
+  const result: Json = {}
+  for (const [key, item] of Object.entries(value)) {
+    result[key] =
+      key === "$ref" && typeof item === "string"
+        ? (renamed.get(item) ?? item)
+        : renameReferences(item, renamed)
+  }
+  return result
+}
+
+/** Component schemas under the names of their values, when no other schema has that name. */
+const withoutEncodedSuffix = (document: Json): Json => {
+  const components = isObject(document.components) ? document.components : undefined
+  if (components === undefined || !isObject(components.schemas)) return document
+  const schemas = components.schemas
+  const names = new Map<string, string>()
+  for (const name of Object.keys(schemas)) {
+    const plain = name.replace(/Encoded$/, "")
+    names.set(name, plain !== name && !(plain in schemas) ? plain : name)
+  }
+  const renamed = new Map<string, string>()
+  for (const [from, to] of names) {
+    if (from !== to) renamed.set(`#/components/schemas/${from}`, `#/components/schemas/${to}`)
+  }
+  if (renamed.size === 0) return document
+  const corrected = renameReferences(document, renamed)
+  if (!isObject(corrected) || !isObject(corrected.components) || !isObject(corrected.components.schemas))
+    return document
+  const correctedSchemas = corrected.components.schemas
+  corrected.components.schemas = Object.fromEntries(
+    Object.entries(correctedSchemas).map(([name, schema]) => [names.get(name) ?? name, schema])
+  )
+  return corrected
+}
+
+/** `anyOf` with one member is that member (`HttpApi` wraps a one-word enumeration so). */
+const withoutSingleAnyOf = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withoutSingleAnyOf)
+  if (!isObject(value)) return value
+  const result: Json = {}
+  for (const [key, item] of Object.entries(value)) result[key] = withoutSingleAnyOf(item)
+  const members = result.anyOf
+  if (!Array.isArray(members) || members.length !== 1 || !isObject(members[0])) return result
+  const { anyOf: _single, ...rest } = result
+  return { ...members[0], ...rest }
+}
+
 /** Applies the corrections; the input is the document `OpenApi.fromApi` generated. */
-export const correctOpenApiDocument = (document: Record<string, unknown>): Record<string, unknown> => {
+export const correctOpenApiDocument = (generated: Record<string, unknown>): Record<string, unknown> => {
+  const simplified = withoutSingleAnyOf(withoutEncodedSuffix(generated))
+  const document = isObject(simplified) ? simplified : generated
   const paths = isObject(document.paths) ? document.paths : {}
   for (const pathItem of Object.values(paths)) {
     if (!isObject(pathItem)) continue
@@ -67,19 +122,12 @@ export const correctOpenApiDocument = (document: Record<string, unknown>): Recor
       const responses = operation.responses
       const operationId =
         typeof operation.operationId === "string" ? operation.operationId.split(".").pop() : undefined
-      // The platform documents its own decode error as a 400 on every operation with inputs. Where
-      // the operation declares `InvalidRequest` that is the body sent; where it declares none (the
-      // path of getPet is any text), the operation never answers 400 at all.
-      const invalid = responses["400"]
-      if (isObject(invalid)) {
-        if (JSON.stringify(invalid).includes("#/components/schemas/InvalidRequest")) {
-          responses["400"] = {
-            description: "The request is malformed; the message names the field and the rule.",
-            content: { "application/json": { schema: { $ref: "#/components/schemas/InvalidRequest" } } }
-          }
-        } else {
-          delete responses["400"]
-        }
+      // A parameter says what it is for, as its schema does.
+      for (const parameter of Array.isArray(operation.parameters) ? operation.parameters : []) {
+        if (!isObject(parameter) || parameter.description !== undefined || !isObject(parameter.schema))
+          continue
+        if (typeof parameter.schema.description === "string")
+          parameter.description = parameter.schema.description
       }
       for (const [status, response] of Object.entries(responses)) {
         if (!isObject(response)) continue
@@ -99,16 +147,6 @@ export const correctOpenApiDocument = (document: Record<string, unknown>): Recor
         response.headers = headers
       }
     }
-  }
-  const components = isObject(document.components) ? document.components : undefined
-  if (components !== undefined && isObject(components.schemas)) {
-    const {
-      HttpApiDecodeError: _decodeError,
-      Issue: _issue,
-      PropertyKey: _propertyKey,
-      ...schemas
-    } = components.schemas
-    components.schemas = schemas
   }
   return document
 }

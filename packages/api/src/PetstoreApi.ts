@@ -2,7 +2,8 @@
  * The whole HTTP contract of the service: the server implements it, the OpenAPI document is generated
  * from it and the typed client is derived from it.
  */
-import { HttpApi, OpenApi } from "@effect/platform"
+import * as HttpApi from "effect/http-api/HttpApi"
+import * as OpenApi from "effect/http-api/OpenApi"
 import { HealthGroup } from "./HealthGroup.js"
 import { correctOpenApiDocument } from "./OpenApiDocument.js"
 import { PetsGroup } from "./PetsGroup.js"
@@ -11,10 +12,7 @@ import { EdgeGroup, ProjectsGroup } from "./ProjectsGroup.js"
 export const apiVersion = "1.0.0"
 
 export class PetstoreApi extends HttpApi.make("petstore")
-  .add(PetsGroup)
-  .add(ProjectsGroup)
-  .add(EdgeGroup)
-  .add(HealthGroup)
+  .add(PetsGroup, ProjectsGroup, EdgeGroup, HealthGroup)
   .annotate(OpenApi.Title, "Petstore")
   .annotate(OpenApi.Version, apiVersion)
   .annotate(OpenApi.Transform, correctOpenApiDocument)

@@ -2,8 +2,10 @@
  * A typed client of the service, derived from the same definition the server runs. It needs an
  * `HttpClient` (for example `FetchHttpClient.layer`).
  */
-import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import type { Effect } from "effect"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as HttpApiClient from "effect/http-api/HttpApiClient"
 import { PetstoreApi } from "./PetstoreApi.js"
 
 export interface PetstoreClientOptions {
@@ -21,4 +23,4 @@ export const makePetstoreClient = (options: PetstoreClientOptions) =>
         : HttpClient.mapRequest(client, HttpClientRequest.bearerToken(options.apiKey))
   })
 
-export type PetstoreClient = Effect.Effect.Success<ReturnType<typeof makePetstoreClient>>
+export type PetstoreClient = Effect.Success<ReturnType<typeof makePetstoreClient>>

@@ -3,9 +3,12 @@
  * their deploys, their domains and domain config. Every operation needs a key and sees only the key's
  * own account's projects.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Deploy, DeployStatus, DomainConfig, DomainResource, Plan, ProjectId } from "@petstore/domain"
 import { Schema } from "effect"
+import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
+import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
+import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
+import * as OpenApi from "effect/http-api/OpenApi"
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "./ApiErrors.js"
 import { Authentication } from "./Authentication.js"
 import { takesJsonBody } from "./BodyOperation.js"
@@ -27,7 +30,7 @@ export class ChangePlanRequest extends Schema.Class<ChangePlanRequest>("ChangePl
 export class DeployRequest extends Schema.Class<DeployRequest>("DeployRequest")({ status: DeployStatus }) {}
 
 export class AddDomainRequest extends Schema.Class<AddDomainRequest>("AddDomainRequest")({
-  hostname: Schema.String.annotations({
+  hostname: Schema.String.annotate({
     description: "A domain or subdomain, e.g. docs.example.com (IDN allowed)."
   })
 }) {}
@@ -37,107 +40,102 @@ export class DomainList extends Schema.Class<DomainList>("DomainList")({
   config: DomainConfig
 }) {}
 
-const projectPath = Schema.Struct({ projectId: Schema.String })
-const domainPath = Schema.Struct({ projectId: Schema.String, hostname: Schema.String })
+const projectPath = { projectId: Schema.String }
+const domainPath = { projectId: Schema.String, hostname: Schema.String }
 
 const createProject = takesJsonBody(
-  HttpApiEndpoint.post("createProject", "/projects")
-    .setPayload(CreateProjectRequest)
-    .addSuccess(ProjectView, { status: 201 })
-    .addError(InvalidRequest)
-    .addError(Conflict)
-    .annotate(OpenApi.Summary, "Create a project (stands in for the platform's own project creation)")
+  HttpApiEndpoint.post("createProject", "/projects", {
+    payload: CreateProjectRequest,
+    success: ProjectView.pipe(HttpApiSchema.status(201)),
+    error: [InvalidRequest, Conflict]
+  }).annotate(OpenApi.Summary, "Create a project (stands in for the platform's own project creation)")
 )
 
 const changePlan = takesJsonBody(
-  HttpApiEndpoint.patch("changePlan", "/projects/:projectId")
-    .setPath(projectPath)
-    .setPayload(ChangePlanRequest)
-    .addSuccess(ProjectView)
-    .addError(InvalidRequest)
-    .addError(NotFound)
-    .annotate(OpenApi.Summary, "Change a project's plan (a downgrade to free stops serving its domains)")
+  HttpApiEndpoint.patch("changePlan", "/projects/:projectId", {
+    params: projectPath,
+    payload: ChangePlanRequest,
+    success: ProjectView,
+    error: [InvalidRequest, NotFound]
+  }).annotate(OpenApi.Summary, "Change a project's plan (a downgrade to free stops serving its domains)")
 )
 
 const recordDeploy = takesJsonBody(
-  HttpApiEndpoint.post("recordDeploy", "/projects/:projectId/deploys")
-    .setPath(projectPath)
-    .setPayload(DeployRequest)
-    .addSuccess(ProjectView, { status: 201 })
-    .addError(InvalidRequest)
-    .addError(NotFound)
-    .annotate(OpenApi.Summary, "Record a deploy outcome (stands in for the deploy pipeline's callback)")
+  HttpApiEndpoint.post("recordDeploy", "/projects/:projectId/deploys", {
+    params: projectPath,
+    payload: DeployRequest,
+    success: ProjectView.pipe(HttpApiSchema.status(201)),
+    error: [InvalidRequest, NotFound]
+  }).annotate(OpenApi.Summary, "Record a deploy outcome (stands in for the deploy pipeline's callback)")
 )
 
-const listDomains = HttpApiEndpoint.get("listDomains", "/projects/:projectId/domains")
-  .setPath(projectPath)
-  .addSuccess(DomainList)
-  .addError(NotFound)
+const listDomains = HttpApiEndpoint.get("listDomains", "/projects/:projectId/domains", {
+  params: projectPath,
+  success: DomainList,
+  error: NotFound
+})
   .middleware(Authentication)
   .annotate(OpenApi.Summary, "A project's domains and domain config")
 
 const addDomain = takesJsonBody(
-  HttpApiEndpoint.post("addDomain", "/projects/:projectId/domains")
-    .setPath(projectPath)
-    .setPayload(AddDomainRequest)
-    .addSuccess(DomainResource, { status: 201 })
-    .addError(InvalidRequest)
-    .addError(Forbidden)
-    .addError(NotFound)
-    .addError(Conflict)
-    .annotate(OpenApi.Summary, "Add a domain: it is pending, with the DNS record to create")
+  HttpApiEndpoint.post("addDomain", "/projects/:projectId/domains", {
+    params: projectPath,
+    payload: AddDomainRequest,
+    success: DomainResource.pipe(HttpApiSchema.status(201)),
+    error: [InvalidRequest, Forbidden, NotFound, Conflict]
+  }).annotate(OpenApi.Summary, "Add a domain: it is pending, with the DNS record to create")
 )
 
-const getDomain = HttpApiEndpoint.get("getDomain", "/projects/:projectId/domains/:hostname")
-  .setPath(domainPath)
-  .addSuccess(DomainResource)
-  .addError(NotFound)
+const getDomain = HttpApiEndpoint.get("getDomain", "/projects/:projectId/domains/:hostname", {
+  params: domainPath,
+  success: DomainResource,
+  error: NotFound
+})
   .middleware(Authentication)
   .annotate(OpenApi.Summary, "A domain, with its verification and certificate")
 
-const verifyDomain = HttpApiEndpoint.post("verifyDomain", "/projects/:projectId/domains/:hostname/verify")
-  .setPath(domainPath)
-  .addSuccess(DomainResource)
-  .addError(NotFound)
+const verifyDomain = HttpApiEndpoint.post("verifyDomain", "/projects/:projectId/domains/:hostname/verify", {
+  params: domainPath,
+  success: DomainResource,
+  error: NotFound
+})
   .middleware(Authentication)
   .annotate(OpenApi.Summary, "Check DNS now (and give DNS another 48 hours)")
 
 const reverifyDomain = HttpApiEndpoint.post(
   "reverifyDomain",
-  "/projects/:projectId/domains/:hostname/reverify"
+  "/projects/:projectId/domains/:hostname/reverify",
+  { params: domainPath, success: DomainResource, error: [NotFound, Conflict] }
 )
-  .setPath(domainPath)
-  .addSuccess(DomainResource)
-  .addError(NotFound)
-  .addError(Conflict)
   .middleware(Authentication)
   .annotate(
     OpenApi.Summary,
     "For a verified domain whose certificate is delayed or failed: check DNS again and restart issuance"
   )
 
-const removeDomain = HttpApiEndpoint.del("removeDomain", "/projects/:projectId/domains/:hostname")
-  .setPath(domainPath)
-  .addSuccess(HttpApiSchema.NoContent)
-  .addError(NotFound)
+const removeDomain = HttpApiEndpoint.delete("removeDomain", "/projects/:projectId/domains/:hostname", {
+  params: domainPath,
+  success: HttpApiSchema.NoContent,
+  error: NotFound
+})
   .middleware(Authentication)
   .annotate(OpenApi.Summary, "Remove a domain: it stops being served at once")
 
-const getDomainConfig = HttpApiEndpoint.get("getDomainConfig", "/projects/:projectId/domain-config")
-  .setPath(projectPath)
-  .addSuccess(DomainConfig)
-  .addError(NotFound)
+const getDomainConfig = HttpApiEndpoint.get("getDomainConfig", "/projects/:projectId/domain-config", {
+  params: projectPath,
+  success: DomainConfig,
+  error: NotFound
+})
   .middleware(Authentication)
   .annotate(OpenApi.Summary, "The primary hostname and the 301 redirects")
 
 const putDomainConfig = takesJsonBody(
-  HttpApiEndpoint.put("putDomainConfig", "/projects/:projectId/domain-config")
-    .setPath(projectPath)
-    .setPayload(DomainConfig)
-    .addSuccess(DomainConfig)
-    .addError(InvalidRequest)
-    .addError(NotFound)
-    .annotate(OpenApi.Summary, "Set the primary hostname and the 301 redirects")
+  HttpApiEndpoint.put("putDomainConfig", "/projects/:projectId/domain-config", {
+    params: projectPath,
+    payload: DomainConfig,
+    success: DomainConfig,
+    error: [InvalidRequest, NotFound]
+  }).annotate(OpenApi.Summary, "Set the primary hostname and the 301 redirects")
 )
 
 export class ProjectsGroup extends HttpApiGroup.make("projects")
@@ -154,20 +152,18 @@ export class ProjectsGroup extends HttpApiGroup.make("projects")
   .add(putDomainConfig)
   .prefix("/v1") {}
 
-export const EdgeAnswer = Schema.Union(
+export const EdgeAnswer = Schema.Union([
   Schema.Struct({ action: Schema.Literal("serve"), projectId: Schema.String }),
   Schema.Struct({ action: Schema.Literal("redirect"), location: Schema.String, status: Schema.Literal(301) })
-).annotations({ identifier: "EdgeAnswer" })
+]).annotate({ identifier: "EdgeAnswer" })
 
 export class EdgeGroup extends HttpApiGroup.make("edge")
   .add(
-    HttpApiEndpoint.get("resolveHost", "/edge/resolve")
-      .setUrlParams(
-        Schema.Struct({ host: Schema.String.annotations({ description: "The requested hostname." }) })
-      )
-      .addSuccess(EdgeAnswer)
-      .addError(InvalidRequest)
-      .addError(NotFound)
+    HttpApiEndpoint.get("resolveHost", "/edge/resolve", {
+      query: { host: Schema.String.annotate({ description: "The requested hostname." }) },
+      success: EdgeAnswer,
+      error: [InvalidRequest, NotFound]
+    })
       .middleware(Authentication)
       .annotate(OpenApi.Summary, "For the serving edge: serve a project, redirect (301), or 404")
   )

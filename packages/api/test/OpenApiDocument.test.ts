@@ -1,8 +1,8 @@
 /**
  * The OpenAPI document generated from `PetstoreApi` (what clients and the server both see).
  */
-import { OpenApi } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
+import * as OpenApi from "effect/http-api/OpenApi"
 import { PetstoreApi } from "../src/PetstoreApi.js"
 
 type Operation = {

@@ -3,16 +3,18 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { ListLimit, PetStatus } from "@petstore/domain"
-import { Either, ParseResult, Schema } from "effect"
+import { Result, Schema, SchemaIssue } from "effect"
 import { integerParameter, literalParameter } from "../src/QueryParameters.js"
 
 const limit = integerParameter(ListLimit, "must be an integer from 1 to 100")
 const status = literalParameter(PetStatus, "must be one of available, pending, sold")
 
-const message = <A, I>(schema: Schema.Schema<A, I>, input: unknown) =>
-  Either.match(Schema.decodeUnknownEither(schema)(input), {
-    onLeft: (error) => ParseResult.ArrayFormatter.formatErrorSync(error)[0]?.message,
-    onRight: () => undefined
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+const message = <S extends Schema.Codec<unknown, unknown>>(schema: S, input: unknown) =>
+  Result.match(Schema.decodeUnknownResult(schema)(input), {
+    onFailure: (error) => formatIssues(error.issue).issues[0]?.message,
+    onSuccess: () => undefined
   })
 
 describe("integer query parameters", () => {

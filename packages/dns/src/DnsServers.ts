@@ -5,7 +5,7 @@
  * around) and even aborts the process on some inputs (`127.0.0.1:0`).
  */
 import { isIPv4, isIPv6 } from "node:net"
-import { Either } from "effect"
+import { Result } from "effect"
 
 const withPort = (host: string, port: string | undefined, bracket: boolean): string => {
   if (port === undefined) return host
@@ -27,45 +27,45 @@ const ipv6Problem = (host: string): string | undefined => {
  * host is an IP address (Node's resolver takes no names). Returns the normalised form that
  * `Resolver.setServers` accepts, or what is wrong with it.
  */
-export const parseServer = (text: string): Either.Either<string, string> => {
+export const parseServer = (text: string): Result.Result<string, string> => {
   const entry = text.trim()
-  if (entry === "") return Either.left("empty server entry")
+  if (entry === "") return Result.fail("empty server entry")
   const bracketed = /^\[([^\]]*)\](?::(.*))?$/.exec(entry)
   if (bracketed !== null) {
     const host = bracketed[1] ?? ""
     const port = bracketed[2]
     const problem = ipv6Problem(host) ?? (port === undefined ? undefined : portProblem(port))
-    return problem === undefined ? Either.right(withPort(host, port, true)) : Either.left(problem)
+    return problem === undefined ? Result.succeed(withPort(host, port, true)) : Result.fail(problem)
   }
   if (entry.includes(":") && entry.indexOf(":") !== entry.lastIndexOf(":")) {
     // Two colons or more: a bare IPv6 address (a port needs the bracketed form).
     const problem = ipv6Problem(entry)
     return problem === undefined
-      ? Either.right(entry)
-      : Either.left(`${problem} (write an IPv6 address with a port as [address]:port)`)
+      ? Result.succeed(entry)
+      : Result.fail(`${problem} (write an IPv6 address with a port as [address]:port)`)
   }
   const [host = "", port] = entry.split(":")
-  if (!isIPv4(host)) return Either.left(`"${host}" is not an IP address (the resolver takes no host names)`)
+  if (!isIPv4(host)) return Result.fail(`"${host}" is not an IP address (the resolver takes no host names)`)
   const problem = port === undefined ? undefined : portProblem(port)
-  return problem === undefined ? Either.right(withPort(host, port, false)) : Either.left(problem)
+  return problem === undefined ? Result.succeed(withPort(host, port, false)) : Result.fail(problem)
 }
 
 /**
  * A comma-separated list of servers (the value of `PETSTORE_DNS_SERVERS`): at least one, each as
- * {@link parseServer} takes it; spaces around entries are ignored. The Left names every bad entry.
+ * {@link parseServer} takes it; spaces around entries are ignored. The failure names every bad entry.
  */
-export const parseServers = (text: string): Either.Either<ReadonlyArray<string>, string> => {
+export const parseServers = (text: string): Result.Result<ReadonlyArray<string>, string> => {
   if (text.trim() === "")
-    return Either.left("no DNS server given: expected a comma-separated list of host[:port]")
+    return Result.fail("no DNS server given: expected a comma-separated list of host[:port]")
   const servers: Array<string> = []
   const problems: Array<string> = []
   for (const [index, entry] of text.split(",").entries()) {
-    Either.match(parseServer(entry), {
-      onLeft: (problem) => problems.push(`entry ${index + 1}: ${problem}`),
-      onRight: (server) => servers.push(server)
+    Result.match(parseServer(entry), {
+      onFailure: (problem) => problems.push(`entry ${index + 1}: ${problem}`),
+      onSuccess: (server) => servers.push(server)
     })
   }
   return problems.length === 0
-    ? Either.right(servers)
-    : Either.left(`invalid DNS servers: ${problems.join("; ")}`)
+    ? Result.succeed(servers)
+    : Result.fail(`invalid DNS servers: ${problems.join("; ")}`)
 }

@@ -6,18 +6,20 @@
 import { Resolver } from "node:dns/promises"
 import { isIPv4, isIPv6 } from "node:net"
 import { CaaRecord, type DnsAnswer, DnsResolver } from "@petstore/domain"
-import type { Context, Scope } from "effect"
+import type { Scope } from "effect"
 import {
   Array as Arr,
   Config,
-  ConfigError,
   Duration,
   Effect,
-  Either,
   Layer,
   Option,
-  ParseResult,
-  Schema
+  Result,
+  Schema,
+  SchemaGetter,
+  SchemaIssue,
+  SchemaParser,
+  SchemaTransformation
 } from "effect"
 import { parseServer, parseServers } from "./DnsServers.js"
 
@@ -25,7 +27,7 @@ export interface Options {
   /** Servers as `host`, `host:port` or `[v6]:port` (see `DnsServers.parseServer`); default: the system's. */
   readonly servers?: ReadonlyArray<string>
   /** How long to wait for one server's answer to one try; default: Node's. */
-  readonly timeout?: Duration.DurationInput
+  readonly timeout?: Duration.Input
   /** How many times each server is asked before giving up; default: Node's (4). */
   readonly tries?: number
 }
@@ -34,18 +36,28 @@ export interface Options {
 // What Node answers, decoded.
 
 /** A CNAME target as DNS names are compared: lower case, no trailing dot. */
-const CnameTarget = Schema.transform(Schema.NonEmptyTrimmedString, Schema.String, {
-  strict: true,
-  decode: (name) => name.toLowerCase().replace(/\.$/, ""),
-  encode: (name) => name
-}).pipe(Schema.filter((name) => name !== "", { message: () => "a CNAME target must not be the root" }))
-
-const IPv4Address = Schema.String.pipe(
-  Schema.filter((address) => isIPv4(address), { message: (issue) => `${String(issue.actual)} is not IPv4` })
+const CnameTarget = Schema.Trimmed.check(Schema.isNonEmpty()).pipe(
+  Schema.decodeTo(
+    Schema.String.check(Schema.isNonEmpty({ message: "a CNAME target must not be the root" })),
+    SchemaTransformation.transform({
+      decode: (name) => name.toLowerCase().replace(/\.$/, ""),
+      encode: (name) => name
+    })
+  )
 )
 
-const IPv6Address = Schema.Lowercase.pipe(
-  Schema.filter((address) => isIPv6(address), { message: (issue) => `${String(issue.actual)} is not IPv6` })
+const IPv4Address = Schema.String.check(
+  Schema.makeFilter((address) => isIPv4(address) || `${address} is not IPv4`)
+)
+
+const IPv6Address = Schema.String.pipe(
+  Schema.decodeTo(
+    Schema.String.check(
+      Schema.isLowercased(),
+      Schema.makeFilter((address) => isIPv6(address) || `${address} is not IPv6`)
+    ),
+    SchemaTransformation.toLowerCase()
+  )
 )
 
 /**
@@ -53,37 +65,45 @@ const IPv6Address = Schema.Lowercase.pipe(
  * the tag is a property name, whatever it is (`issue`, `issuewild`, `iodef`, `contactemail`, unknown
  * ones). Tags are matched case-insensitively (RFC 8659 §4.1), so they are lower-cased here.
  */
-const NodeCaaObject = Schema.Struct(
-  { critical: Schema.Int.pipe(Schema.between(0, 255)) },
-  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+const NodeCaaObject = Schema.StructWithRest(
+  Schema.Struct({ critical: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 255 })) }),
+  [Schema.Record(Schema.String, Schema.Unknown)]
 )
 
-const NodeCaaRecord = Schema.transformOrFail(NodeCaaObject, CaaRecord, {
-  strict: true,
-  decode: (raw, _, ast) => {
-    const [tagged, ...others] = Object.entries(raw).filter(([key]) => key !== "critical")
-    if (tagged === undefined || others.length > 0 || typeof tagged[1] !== "string") {
-      return ParseResult.fail(
-        new ParseResult.Type(ast, raw, "a CAA record must have exactly one tag, with a string value")
-      )
-    }
-    // The critical flag is the flags byte's most significant bit (RFC 8659 §4.1).
-    return ParseResult.succeed({
-      critical: (raw.critical & 0x80) !== 0,
-      tag: tagged[0].toLowerCase(),
-      value: tagged[1]
-    })
-  },
-  encode: (record) =>
-    ParseResult.succeed({ critical: record.critical ? 0x80 : 0, [record.tag]: record.value })
-})
+const NodeCaaRecord = NodeCaaObject.pipe(
+  Schema.decodeTo(CaaRecord, {
+    decode: SchemaGetter.transformEffect((raw) => {
+      const [tagged, ...others] = Object.entries(raw).filter(([key]) => key !== "critical")
+      if (tagged === undefined || others.length > 0 || typeof tagged[1] !== "string") {
+        return Effect.fail(
+          new SchemaIssue.InvalidValue({
+            message: "a CAA record must have exactly one tag, with a string value"
+          })
+        )
+      }
+      // The critical flag is the flags byte's most significant bit (RFC 8659 §4.1).
+      return Effect.succeed({
+        critical: (raw.critical & 0x80) !== 0,
+        tag: tagged[0].toLowerCase(),
+        value: tagged[1]
+      })
+    }),
+    encode: SchemaGetter.transform((record) => ({
+      critical: record.critical ? 0x80 : 0,
+      [record.tag]: record.value
+    }))
+  })
+)
 
 const NodeError = Schema.Struct({ code: Schema.String })
 
-const CnameAnswer = Schema.Array(CnameTarget)
-const IPv4Answer = Schema.Array(IPv4Address)
-const IPv6Answer = Schema.Array(IPv6Address)
-const CaaAnswer = Schema.Array(NodeCaaRecord)
+/** Decoders compiled once: every lookup runs one. */
+const formatIssue = SchemaIssue.makeFormatterDefault()
+const decodeNodeError = SchemaParser.decodeUnknownResult(NodeError)
+const decodeCnames = SchemaParser.decodeUnknownResult(Schema.Array(CnameTarget))
+const decodeIPv4 = SchemaParser.decodeUnknownResult(Schema.Array(IPv4Address))
+const decodeIPv6 = SchemaParser.decodeUnknownResult(Schema.Array(IPv6Address))
+const decodeCaa = SchemaParser.decodeUnknownResult(Schema.Array(NodeCaaRecord))
 
 // ---------------------------------------------------------------------------------------------
 // From Node's outcomes to DnsAnswer values.
@@ -95,12 +115,12 @@ const noRecords = (reason: "nxdomain" | "nodata"): DnsAnswer<never> => ({ _tag: 
  * are answers ("nothing of that type", "no such name"); the rest are failures to get one.
  */
 export const fromNodeError = (error: unknown): DnsAnswer<never> => {
-  const decoded = Schema.decodeUnknownEither(NodeError)(error)
-  if (Either.isLeft(decoded)) {
+  const decoded = decodeNodeError(error)
+  if (Result.isFailure(decoded)) {
     const detail = error instanceof Error ? error.message : String(error)
     return { _tag: "Failure", reason: "other", detail }
   }
-  const code = decoded.right.code
+  const code = decoded.success.code
   switch (code) {
     case "ENODATA":
       return noRecords("nodata")
@@ -118,26 +138,26 @@ export const fromNodeError = (error: unknown): DnsAnswer<never> => {
   }
 }
 
-const fromDecoded = <A>(decoded: Either.Either<ReadonlyArray<A>, ParseResult.ParseError>): DnsAnswer<A> =>
-  Either.match(decoded, {
-    onLeft: (error): DnsAnswer<A> => ({
+const fromDecoded = <A>(decoded: Result.Result<ReadonlyArray<A>, SchemaIssue.Issue>): DnsAnswer<A> =>
+  Result.match(decoded, {
+    onFailure: (issue): DnsAnswer<A> => ({
       _tag: "Failure",
       reason: "other",
-      detail: `unexpected answer from the resolver: ${ParseResult.TreeFormatter.formatErrorSync(error)}`
+      detail: `unexpected answer from the resolver: ${formatIssue(issue)}`
     }),
-    onRight: (records): DnsAnswer<A> =>
-      Arr.isNonEmptyReadonlyArray(records) ? { _tag: "Records", records } : noRecords("nodata")
+    onSuccess: (records): DnsAnswer<A> =>
+      Arr.isReadonlyArrayNonEmpty(records) ? { _tag: "Records", records } : noRecords("nodata")
   })
 
-/** Runs one query; its result is decoded with `schema`, its rejection classified. */
-const ask = <A, I>(
+/** Runs one query; its result is decoded with `decode`, its rejection classified. */
+const ask = <A>(
   query: () => Promise<unknown>,
-  schema: Schema.Schema<ReadonlyArray<A>, I>
+  decode: (raw: unknown) => Result.Result<ReadonlyArray<A>, SchemaIssue.Issue>
 ): Effect.Effect<DnsAnswer<A>> =>
-  Effect.tryPromise({ try: () => query(), catch: (error) => error }).pipe(
+  Effect.tryPromise({ try: query, catch: (error) => error }).pipe(
     Effect.match({
       onFailure: fromNodeError,
-      onSuccess: (raw) => fromDecoded(Schema.decodeUnknownEither(schema)(raw))
+      onSuccess: (raw) => fromDecoded(decode(raw))
     })
   )
 
@@ -151,7 +171,7 @@ const recordsOf = <A>(answer: DnsAnswer<A>): ReadonlyArray<A> =>
  */
 export const combineAddresses = (ipv4: DnsAnswer<string>, ipv6: DnsAnswer<string>): DnsAnswer<string> => {
   const records = Arr.dedupe([...recordsOf(ipv4), ...recordsOf(ipv6)])
-  if (Arr.isNonEmptyReadonlyArray(records)) return { _tag: "Records", records }
+  if (Arr.isReadonlyArrayNonEmpty(records)) return { _tag: "Records", records }
   if (ipv4._tag === "Failure") return ipv4
   if (ipv6._tag === "Failure") return ipv6
   const bothNxdomain =
@@ -170,33 +190,40 @@ const dedupeRecords = (answer: DnsAnswer<string>): DnsAnswer<string> =>
 
 const invalidOption = (message: string) => new Error(`NodeDnsResolver: ${message}`)
 
+interface Settings {
+  timeout?: number
+  tries?: number
+  servers?: ReadonlyArray<string>
+}
+
 /** Node's `{ timeout, tries }` and the checked servers, or why the options cannot be used. */
-const resolverSettings = (
-  options: Options
-): Either.Either<{ timeout?: number; tries?: number; servers?: ReadonlyArray<string> }, Error> => {
-  const settings: { timeout?: number; tries?: number; servers?: ReadonlyArray<string> } = {}
+const resolverSettings = (options: Options): Result.Result<Settings, Error> => {
+  const settings: Settings = {}
   if (options.timeout !== undefined) {
-    const millis = Math.ceil(Duration.toMillis(options.timeout))
+    const millis = Option.match(Duration.fromInput(options.timeout), {
+      onNone: () => Number.NaN,
+      onSome: (duration) => Math.ceil(Duration.toMillis(duration))
+    })
     if (!Number.isFinite(millis) || millis < 1 || millis > 2_147_483_647) {
-      return Either.left(invalidOption("timeout must be a finite, positive duration"))
+      return Result.fail(invalidOption("timeout must be a finite, positive duration"))
     }
     settings.timeout = millis
   }
   if (options.tries !== undefined) {
     if (!Number.isSafeInteger(options.tries) || options.tries < 1 || options.tries > 2_147_483_647) {
-      return Either.left(invalidOption("tries must be a positive integer"))
+      return Result.fail(invalidOption("tries must be a positive integer"))
     }
     settings.tries = options.tries
   }
   if (options.servers !== undefined) {
     if (options.servers.length === 0) {
-      return Either.left(invalidOption("servers must not be empty (omit it to use the system's)"))
+      return Result.fail(invalidOption("servers must not be empty (omit it to use the system's)"))
     }
-    const parsed = Either.all(options.servers.map(parseServer))
-    if (Either.isLeft(parsed)) return Either.left(invalidOption(`invalid DNS server: ${parsed.left}`))
-    settings.servers = parsed.right
+    const parsed = Result.all(options.servers.map(parseServer))
+    if (Result.isFailure(parsed)) return Result.fail(invalidOption(`invalid DNS server: ${parsed.failure}`))
+    settings.servers = parsed.success
   }
-  return Either.right(settings)
+  return Result.succeed(settings)
 }
 
 /**
@@ -204,11 +231,9 @@ const resolverSettings = (
  * (an invalid server, a zero timeout) are a defect: check `PETSTORE_DNS_SERVERS` with
  * `DnsServers.parseServers` first.
  */
-export const make = (
-  options: Options = {}
-): Effect.Effect<Context.Tag.Service<DnsResolver>, never, Scope.Scope> =>
+export const make = (options: Options = {}): Effect.Effect<DnsResolver["Service"], never, Scope.Scope> =>
   Effect.gen(function* () {
-    const settings = yield* Effect.orDie(resolverSettings(options))
+    const settings = yield* Effect.orDie(Effect.fromResult(resolverSettings(options)))
     const resolver = yield* Effect.acquireRelease(
       Effect.try({
         try: () => {
@@ -226,25 +251,25 @@ export const make = (
 
     // Spans without a stack trace: capturing one costs an Error per lookup, and the name says where.
     const cname = (name: string): Effect.Effect<DnsAnswer<string>> =>
-      ask(() => resolver.resolveCname(name), CnameAnswer).pipe(
+      ask(() => resolver.resolveCname(name), decodeCnames).pipe(
         Effect.map(dedupeRecords),
-        Effect.withSpan("NodeDnsResolver.cname", { attributes: { name }, captureStackTrace: false })
+        Effect.withSpan("NodeDnsResolver.cname", { attributes: { name } }, { captureStackTrace: false })
       )
 
     const addresses = (name: string): Effect.Effect<DnsAnswer<string>> =>
       Effect.all(
-        [ask(() => resolver.resolve4(name), IPv4Answer), ask(() => resolver.resolve6(name), IPv6Answer)],
+        [ask(() => resolver.resolve4(name), decodeIPv4), ask(() => resolver.resolve6(name), decodeIPv6)],
         {
           concurrency: 2
         }
       ).pipe(
         Effect.map(([ipv4, ipv6]) => combineAddresses(ipv4, ipv6)),
-        Effect.withSpan("NodeDnsResolver.addresses", { attributes: { name }, captureStackTrace: false })
+        Effect.withSpan("NodeDnsResolver.addresses", { attributes: { name } }, { captureStackTrace: false })
       )
 
     const caa = (name: string): Effect.Effect<DnsAnswer<CaaRecord>> =>
-      ask(() => resolver.resolveCaa(name), CaaAnswer).pipe(
-        Effect.withSpan("NodeDnsResolver.caa", { attributes: { name }, captureStackTrace: false })
+      ask(() => resolver.resolveCaa(name), decodeCaa).pipe(
+        Effect.withSpan("NodeDnsResolver.caa", { attributes: { name } }, { captureStackTrace: false })
       )
 
     return DnsResolver.of({ cname, addresses, caa })
@@ -252,7 +277,20 @@ export const make = (
 
 /** The `DnsResolver` port on a Node resolver built with `options` (see {@link make}). */
 export const layer = (options: Options = {}): Layer.Layer<DnsResolver> =>
-  Layer.scoped(DnsResolver, make(options))
+  Layer.effect(DnsResolver, make(options))
+
+/** `PETSTORE_DNS_SERVERS`' list, checked by {@link parseServers}: its failure names every bad entry. */
+const ServerList = Schema.String.pipe(
+  Schema.decodeTo(Schema.Array(Schema.String), {
+    decode: SchemaGetter.transformEffect((text) =>
+      Result.match(parseServers(text), {
+        onFailure: (rule) => Effect.fail(new SchemaIssue.InvalidValue({ message: rule })),
+        onSuccess: Effect.succeed
+      })
+    ),
+    encode: SchemaGetter.transform((servers) => servers.join(","))
+  })
+)
 
 /**
  * The resolver as configured by the environment: `PETSTORE_DNS_SERVERS` (comma-separated `host:port`,
@@ -260,17 +298,14 @@ export const layer = (options: Options = {}): Layer.Layer<DnsResolver> =>
  * (default 2). Invalid values fail the configuration, naming the variable.
  */
 export const optionsConfig: Config.Config<Options> = Config.all({
-  servers: Config.string("PETSTORE_DNS_SERVERS").pipe(
-    Config.mapOrFail((text) =>
-      Either.mapLeft(parseServers(text), (rule) => ConfigError.InvalidData([], rule))
+  servers: Config.option(Config.schema(ServerList, "PETSTORE_DNS_SERVERS")),
+  timeout: Config.Duration("PETSTORE_DNS_TIMEOUT").pipe(Config.withDefault(Duration.seconds(2))),
+  tries: Config.schema(
+    Schema.Int.check(
+      Schema.isBetween({ minimum: 1, maximum: 10 }, { message: "must be an integer from 1 to 10" })
     ),
-    Config.option
-  ),
-  timeout: Config.duration("PETSTORE_DNS_TIMEOUT").pipe(Config.withDefault(Duration.seconds(2))),
-  tries: Config.integer("PETSTORE_DNS_TRIES").pipe(
-    Config.validate({ message: "must be an integer from 1 to 10", validation: (n) => n >= 1 && n <= 10 }),
-    Config.withDefault(2)
-  )
+    "PETSTORE_DNS_TRIES"
+  ).pipe(Config.withDefault(2))
 }).pipe(
   Config.map(({ servers, timeout, tries }) =>
     Option.match(servers, {
@@ -280,6 +315,6 @@ export const optionsConfig: Config.Config<Options> = Config.all({
   )
 )
 
-export const layerConfig: Layer.Layer<DnsResolver, ConfigError.ConfigError> = Layer.unwrapEffect(
+export const layerConfig: Layer.Layer<DnsResolver, Config.ConfigError> = Layer.unwrap(
   Effect.map(optionsConfig, layer)
 )

@@ -2,15 +2,15 @@
  * The `PETSTORE_DNS_SERVERS` list: what it accepts (normalised for Node's resolver) and refuses.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
+import { Result } from "effect"
 import { DnsServers } from "../src/index.js"
 
-const accepted = (text: string): ReadonlyArray<string> => Either.getOrThrow(DnsServers.parseServers(text))
+const accepted = (text: string): ReadonlyArray<string> => Result.getOrThrow(DnsServers.parseServers(text))
 
 const refused = (text: string): string =>
-  Either.match(DnsServers.parseServers(text), {
-    onLeft: (message) => message,
-    onRight: (servers) => {
+  Result.match(DnsServers.parseServers(text), {
+    onFailure: (message) => message,
+    onSuccess: (servers) => {
       throw new Error(`expected "${text}" to be refused, got ${JSON.stringify(servers)}`)
     }
   })
@@ -61,6 +61,6 @@ describe("DnsServers.parseServers", () => {
   })
 
   it("parseServer normalises one entry", () => {
-    expect(DnsServers.parseServer(" [2001:db8::1] ")).toStrictEqual(Either.right("2001:db8::1"))
+    expect(DnsServers.parseServer(" [2001:db8::1] ")).toStrictEqual(Result.succeed("2001:db8::1"))
   })
 })

@@ -6,7 +6,7 @@
 import { createSocket } from "node:dgram"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { CaaRecord, type DnsAnswer, DnsResolver } from "@petstore/domain"
-import { Cause, type Context, Duration, Effect, Exit, Layer, Option } from "effect"
+import { Cause, type Context, Duration, Effect, Exit, Layer, Result } from "effect"
 import { NodeDnsResolver } from "../src/index.js"
 import {
   Challtestsrv,
@@ -21,12 +21,9 @@ import {
 const platformTarget = "sites.platform.test"
 
 const resolverOn = <I, S extends { readonly server: string }>(
-  tag: Context.Tag<I, S>,
+  tag: Context.Key<I, S>,
   options: NodeDnsResolver.Options
-) =>
-  Layer.unwrapEffect(
-    Effect.map(tag, ({ server }) => NodeDnsResolver.layer({ ...options, servers: [server] }))
-  )
+) => Layer.unwrap(Effect.map(tag, ({ server }) => NodeDnsResolver.layer({ ...options, servers: [server] })))
 
 const records = <A>(...values: readonly [A, ...Array<A>]): DnsAnswer<A> => ({
   _tag: "Records",
@@ -305,7 +302,7 @@ const closedPort = Effect.promise(
     })
 )
 
-const onClosedPort = Layer.unwrapEffect(
+const onClosedPort = Layer.unwrap(
   Effect.map(closedPort, (port) =>
     NodeDnsResolver.layer({ servers: [`127.0.0.1:${port}`], timeout: Duration.millis(300), tries: 1 })
   )
@@ -325,7 +322,7 @@ describe("NodeDnsResolver options", () => {
   const defectOf = (options: NodeDnsResolver.Options) =>
     Effect.runPromise(Effect.exit(Effect.scoped(NodeDnsResolver.make(options)))).then((exit) => {
       if (Exit.isSuccess(exit)) throw new Error("expected the options to be refused")
-      const defect = Option.getOrThrow(Cause.dieOption(exit.cause))
+      const defect = Result.getOrThrow(Cause.findDefect(exit.cause))
       return defect instanceof Error ? defect.message : String(defect)
     })
 

@@ -4,11 +4,14 @@
 import { Schema } from "effect"
 
 export const AccountName = Schema.String.pipe(
-  Schema.pattern(/^[a-z0-9][a-z0-9_-]{0,62}$/, {
-    message: () => "must be 1 to 63 lower-case letters, digits, '-' or '_', starting with a letter or digit"
-  }),
-  Schema.brand("AccountName")
-).annotations({ identifier: "AccountName" })
+  Schema.check(
+    Schema.isPattern(/^[a-z0-9][a-z0-9_-]{0,62}$/u, {
+      message: "must be 1 to 63 lower-case letters, digits, '-' or '_', starting with a letter or digit"
+    })
+  ),
+  Schema.brand("AccountName"),
+  Schema.annotate({ identifier: "AccountName" })
+)
 export type AccountName = typeof AccountName.Type
 
 /** The account that owns `PETSTORE_BOOTSTRAP_KEY`. */

@@ -6,7 +6,7 @@ import { Context } from "effect"
 import type { ApiKeyHash, ApiKeyId, ApiKeyRecord } from "./ApiKey.js"
 import type { StorageError } from "./Errors.js"
 
-export class ApiKeyRepository extends Context.Tag("@petstore/domain/ApiKeyRepository")<
+export class ApiKeyRepository extends Context.Service<
   ApiKeyRepository,
   {
     /** Stores a key; a key whose hash is already stored is left as it is (idempotent). */
@@ -17,4 +17,4 @@ export class ApiKeyRepository extends Context.Tag("@petstore/domain/ApiKeyReposi
     /** Marks a key revoked; false when there is no such key or it was revoked already. */
     readonly revoke: (id: ApiKeyId, at: Date) => Effect.Effect<boolean, StorageError>
   }
->() {}
+>()("@petstore/domain/ApiKeyRepository") {}

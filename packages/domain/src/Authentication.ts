@@ -3,9 +3,16 @@
  */
 import { Effect, Option } from "effect"
 import type { AccountName } from "./Account.js"
-import { type ApiKeyId, constantTimeEquals, hashApiKeyToken, isWellFormedBearerToken } from "./ApiKey.js"
+import {
+  type ApiKeyHash,
+  type ApiKeyId,
+  constantTimeEquals,
+  hashApiKeyTokenWith,
+  isWellFormedBearerToken
+} from "./ApiKey.js"
 import { ApiKeyRepository } from "./ApiKeyRepository.js"
 import { type StorageError, Unauthenticated } from "./Errors.js"
+import { Sha256, type Sha256Hex } from "./Sha256.js"
 
 export interface Caller {
   readonly account: AccountName
@@ -24,20 +31,45 @@ export const bearerTokenFromHeader = (header: string | undefined): Option.Option
   return token !== undefined && isWellFormedBearerToken(token) ? Option.some(token) : Option.none()
 }
 
+/**
+ * The two refusals, made once. A refusal is the answer to every request without a valid key, and
+ * making an error object captures a stack trace, which costs more than the rest of the check; no
+ * refusal carries anything of its request.
+ */
+const noTokenPresented = new Unauthenticated({ tokenPresented: false })
+const tokenRefused = new Unauthenticated({ tokenPresented: true })
+
+/** Checks one `Authorization` header: the caller, or why not. */
+export type Authenticate = (
+  authorizationHeader: string | undefined
+) => Effect.Effect<Caller, Unauthenticated | StorageError>
+
+/**
+ * `authenticate` with its services at hand: a server makes it once and runs it on every request,
+ * without reading the key repository and the digest from the context each time.
+ */
+export const authenticateWith = (keys: ApiKeyRepository["Service"], sha256: Sha256Hex): Authenticate => {
+  const hash = hashApiKeyTokenWith(sha256)
+  const callerOf = (presented: ApiKeyHash) =>
+    Effect.flatMap(keys.findByHash(presented), (found) =>
+      Option.isNone(found) ||
+      !constantTimeEquals(found.value.hash, presented) ||
+      Option.isSome(found.value.revokedAt)
+        ? Effect.fail(tokenRefused)
+        : Effect.succeed<Caller>({ account: found.value.account, keyId: found.value.id })
+    )
+  return (authorizationHeader) => {
+    const token = bearerTokenFromHeader(authorizationHeader)
+    if (Option.isSome(token)) return Effect.flatMap(hash(token.value), callerOf)
+    // RFC 6750 §3.1: only a bearer credential that was sent and refused earns `invalid_token`.
+    const tokenPresented = authorizationHeader !== undefined && /^Bearer +\S/i.test(authorizationHeader)
+    return Effect.fail(tokenPresented ? tokenRefused : noTokenPresented)
+  }
+}
+
 export const authenticate = (
   authorizationHeader: string | undefined
 ): Effect.Effect<Caller, Unauthenticated | StorageError, ApiKeyRepository> =>
-  Effect.gen(function* () {
-    // RFC 6750 §3.1: only a bearer credential that was sent and refused earns `invalid_token`.
-    const tokenPresented = authorizationHeader !== undefined && /^Bearer +\S/i.test(authorizationHeader)
-    const token = bearerTokenFromHeader(authorizationHeader)
-    if (Option.isNone(token)) return yield* new Unauthenticated({ tokenPresented })
-    const hash = yield* hashApiKeyToken(token.value)
-    const keys = yield* ApiKeyRepository
-    const found = yield* keys.findByHash(hash)
-    if (Option.isNone(found) || !constantTimeEquals(found.value.hash, hash)) {
-      return yield* new Unauthenticated({ tokenPresented: true })
-    }
-    if (Option.isSome(found.value.revokedAt)) return yield* new Unauthenticated({ tokenPresented: true })
-    return { account: found.value.account, keyId: found.value.id }
-  })
+  Effect.flatMap(ApiKeyRepository, (keys) =>
+    Effect.flatMap(Sha256, (sha256) => authenticateWith(keys, sha256)(authorizationHeader))
+  )

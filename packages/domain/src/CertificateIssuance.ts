@@ -83,17 +83,17 @@ export const advanceCertificate = (domain: CustomDomain) =>
       const current = isRenewal(domain) ? renewCertificate(domain, now) : domain
       const causes = yield* diagnoseCertificate(current)
       if (causes.length > 0) return attemptBlocked(current, causes, now)
-      const opened = yield* issuer.startOrder(current.hostname).pipe(Effect.either)
-      if (opened._tag === "Left") {
+      const opened = yield* issuer.startOrder(current.hostname).pipe(Effect.result)
+      if (opened._tag === "Failure") {
         yield* Effect.logWarning(
           `opening a certificate order for ${current.hostname} failed`,
-          opened.left.message
+          opened.failure.message
         )
         return attemptBlocked(current, [caUnreachable], now)
       }
-      const started = orderStarted(current, opened.right, now)
+      const started = orderStarted(current, opened.success, now)
       // A CA that issues at once (the local one) needs no second visit; a failed look waits for the poll.
-      const first = yield* Effect.option(issuer.pollOrder(opened.right))
+      const first = yield* Effect.option(issuer.pollOrder(opened.success))
       return first._tag === "Some" && isFinished(first.value)
         ? yield* settle(started, first.value, now)
         : started
@@ -104,16 +104,16 @@ export const advanceCertificate = (domain: CustomDomain) =>
       ? diagnoseCertificate(domain)
       : Effect.succeed<ReadonlyArray<Problem>>([])
 
-    const state = yield* issuer.pollOrder(order).pipe(Effect.either)
-    if (state._tag === "Left") {
+    const state = yield* issuer.pollOrder(order).pipe(Effect.result)
+    if (state._tag === "Failure") {
       yield* Effect.logWarning(
         `polling the certificate order of ${domain.hostname} failed`,
-        state.left.message
+        state.failure.message
       )
       const causes = yield* causesIfLate
       return attemptBlocked(domain, causes.length > 0 ? causes : [caUnreachable], now)
     }
-    return isFinished(state.right)
-      ? yield* settle(domain, state.right, now)
+    return isFinished(state.success)
+      ? yield* settle(domain, state.success, now)
       : orderWaiting(domain, yield* causesIfLate, now)
   })

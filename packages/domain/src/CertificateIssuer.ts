@@ -13,7 +13,7 @@ export const OrderRef = Schema.String.pipe(Schema.brand("OrderRef"))
 export type OrderRef = typeof OrderRef.Type
 
 /** Where an order stands (RFC 8555 section 7.1.6). */
-export const OrderState = Schema.Union(
+export const OrderState = Schema.Union([
   /** Authorizations are not yet satisfied. */
   Schema.TaggedStruct("Pending", {}),
   /** Authorized: the CSR can be sent. */
@@ -24,13 +24,13 @@ export const OrderState = Schema.Union(
   Schema.TaggedStruct("Valid", {
     certificatePem: Schema.String,
     chainPem: Schema.String,
-    privateKeyPem: Schema.Redacted(Schema.String),
-    notBefore: Schema.Date,
-    notAfter: Schema.Date
+    privateKeyPem: Schema.RedactedFromValue(Schema.String),
+    notBefore: Schema.DateFromString,
+    notAfter: Schema.DateFromString
   }),
   /** The CA gave up on the order; `reason` is its own words (the ACME problem detail). */
   Schema.TaggedStruct("Invalid", { reason: Schema.String })
-)
+])
 export type OrderState = typeof OrderState.Type
 
 /** The CA could not be reached or refused the request itself (not an order that became invalid). */
@@ -39,7 +39,7 @@ export class CertificateIssuerError extends Schema.TaggedError<CertificateIssuer
   { message: Schema.String }
 ) {}
 
-export class CertificateIssuer extends Context.Tag("@petstore/domain/CertificateIssuer")<
+export class CertificateIssuer extends Context.Service<
   CertificateIssuer,
   {
     /** Opens an order for `hostname` and starts its challenge. */
@@ -50,7 +50,7 @@ export class CertificateIssuer extends Context.Tag("@petstore/domain/Certificate
      */
     readonly pollOrder: (order: OrderRef) => Effect.Effect<OrderState, CertificateIssuerError>
   }
->() {}
+>()("@petstore/domain/CertificateIssuer") {}
 
 /**
  * An issued certificate with its chain and private key, as served. Stores keep the private key
@@ -63,7 +63,7 @@ export interface StoredCertificate {
   readonly notAfter: Date
 }
 
-export class CertificateStore extends Context.Tag("@petstore/domain/CertificateStore")<
+export class CertificateStore extends Context.Service<
   CertificateStore,
   {
     /** Replaces any certificate already kept for `hostname`. */
@@ -72,4 +72,4 @@ export class CertificateStore extends Context.Tag("@petstore/domain/CertificateS
     /** Forgets the certificate of a removed domain (nothing kept: nothing to do). */
     readonly remove: (hostname: Hostname) => Effect.Effect<void, StorageError>
   }
->() {}
+>()("@petstore/domain/CertificateStore") {}

@@ -14,54 +14,63 @@ import { validatingConstructor } from "./ValidatingConstructor.js"
 /** The TTL we ask owners to set. Another TTL is not a failure. */
 export const instructedTtl = 3600
 
-export const DomainStatus = Schema.Literal("pending", "verified", "failed")
+export const DomainStatus = Schema.Literals(["pending", "verified", "failed"])
 export type DomainStatus = typeof DomainStatus.Type
 
-export class DnsRecordInstruction extends Schema.Class<DnsRecordInstruction>("DnsRecord")({
-  /** `ALIAS` at an apex; providers that call it `ANAME` accept the same record. */
-  type: Schema.Literal("CNAME", "ALIAS"),
-  name: Schema.String,
-  value: Schema.String,
-  ttl: Schema.Literal(instructedTtl)
-}) {}
+// A class's struct carries its identifier too: JSON Schema names a class by its encoded side.
+export class DnsRecordInstruction extends Schema.Class<DnsRecordInstruction>("DnsRecord")(
+  Schema.Struct({
+    /** `ALIAS` at an apex; providers that call it `ANAME` accept the same record. */
+    type: Schema.Literals(["CNAME", "ALIAS"]),
+    name: Schema.String,
+    value: Schema.String,
+    ttl: Schema.Literal(instructedTtl)
+  }).annotate({ identifier: "DnsRecord" })
+) {}
 
-export class Verification extends Schema.Class<Verification>("Verification")({
-  lastCheckedAt: Schema.NullOr(Timestamp),
-  nextCheckAt: Schema.NullOr(Timestamp),
-  /** 48 hours after the domain was added or Verify was last clicked. */
-  deadline: Timestamp,
-  problems: Schema.Array(Problem)
-}) {}
+export class Verification extends Schema.Class<Verification>("Verification")(
+  Schema.Struct({
+    lastCheckedAt: Schema.NullOr(Timestamp),
+    nextCheckAt: Schema.NullOr(Timestamp),
+    /** 48 hours after the domain was added or Verify was last clicked. */
+    deadline: Timestamp,
+    problems: Schema.Array(Problem)
+  }).annotate({ identifier: "Verification" })
+) {}
 
-/** `new Verification(props)`, validated without recompiling (see ValidatingConstructor). */
+/** `new Verification(props)`, with the same checks (see ValidatingConstructor). */
 export const makeVerification = validatingConstructor(Verification)
 
-export const CertificateStatus = Schema.Literal("none", "pending", "issued", "delayed", "failed")
+export const CertificateStatus = Schema.Literals(["none", "pending", "issued", "delayed", "failed"])
 export type CertificateStatus = typeof CertificateStatus.Type
 
-export class Certificate extends Schema.Class<Certificate>("Certificate")({
-  status: CertificateStatus,
-  issuedAt: Schema.NullOr(Timestamp),
-  expiresAt: Schema.NullOr(Timestamp),
-  problems: Schema.Array(Problem)
-}) {}
+export class Certificate extends Schema.Class<Certificate>("Certificate")(
+  Schema.Struct({
+    status: CertificateStatus,
+    issuedAt: Schema.NullOr(Timestamp),
+    expiresAt: Schema.NullOr(Timestamp),
+    problems: Schema.Array(Problem)
+  }).annotate({ identifier: "Certificate" })
+) {}
 
-/** `new Certificate(props)`, validated without recompiling (see ValidatingConstructor). */
+/** `new Certificate(props)`, with the same checks (see ValidatingConstructor). */
 export const makeCertificate = validatingConstructor(Certificate)
 
 /** Where the work on a certificate stands: internal, for the worker that drives the CA. */
-export class Issuance extends Schema.Class<Issuance>("Issuance")({
-  /** When this certificate was asked for (verification, Re-verify or renewal): the 30 minutes count from here. */
-  requestedAt: Timestamp,
-  /** The CA's order, once one is open. */
-  order: Schema.NullOr(OrderRef),
-  /** When the worker looks at this certificate next; null: nothing to do until the owner acts. */
-  nextAttemptAt: Schema.NullOr(Timestamp),
-  /** Attempts since the last progress, for the backoff. */
-  attempts: Schema.NonNegativeInt
-}) {}
+export class Issuance extends Schema.Class<Issuance>("Issuance")(
+  Schema.Struct({
+    /** When this certificate was asked for (verification, Re-verify or renewal): the 30 minutes count from here. */
+    requestedAt: Timestamp,
+    /** The CA's order, once one is open. */
+    order: Schema.NullOr(OrderRef),
+    /** When the worker looks at this certificate next; null: nothing to do until the owner acts. */
+    nextAttemptAt: Schema.NullOr(Timestamp),
+    /** Attempts since the last progress, for the backoff. */
+    attempts: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+  }).annotate({ identifier: "Issuance" })
+) {}
 
-/** `new Issuance(props)`, validated without recompiling (see ValidatingConstructor). */
+/** `new Issuance(props)`, with the same checks (see ValidatingConstructor). */
 export const makeIssuance = validatingConstructor(Issuance)
 
 const domainFields = {
@@ -75,17 +84,19 @@ const domainFields = {
   createdAt: Timestamp
 }
 
-export class CustomDomain extends Schema.Class<CustomDomain>("CustomDomain")({
-  ...domainFields,
-  /** Null until the domain verifies. */
-  issuance: Schema.NullOr(Issuance)
-}) {}
+export class CustomDomain extends Schema.Class<CustomDomain>("CustomDomain")(
+  Schema.Struct({
+    ...domainFields,
+    /** Null until the domain verifies. */
+    issuance: Schema.NullOr(Issuance)
+  }).annotate({ identifier: "CustomDomain" })
+) {}
 
-/** `new CustomDomain(props)`, validated without recompiling (see ValidatingConstructor). */
+/** `new CustomDomain(props)`, with the same checks (see ValidatingConstructor). */
 export const makeCustomDomain = validatingConstructor(CustomDomain)
 
 /** A domain as its owner sees it (contract section 3, `Domain`): without the internal `issuance`. */
-export const DomainResource = Schema.Struct(domainFields).annotations({ identifier: "Domain" })
+export const DomainResource = Schema.Struct(domainFields).annotate({ identifier: "Domain" })
 export type DomainResource = typeof DomainResource.Type
 
 /** When the worker next has something to do for `domain`: a verification check or certificate work. */

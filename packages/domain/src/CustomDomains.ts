@@ -2,7 +2,7 @@
  * The custom-domain use cases, written against the ports only. Every operation on a project goes
  * through its owner: another account's project is not found, never forbidden.
  */
-import { Clock, Effect, Either, Option, Schema } from "effect"
+import { Clock, Effect, Option, Result, Schema } from "effect"
 import type { AccountName } from "./Account.js"
 import { CertificateStore } from "./CertificateIssuer.js"
 import type { CustomDomain } from "./CustomDomain.js"
@@ -99,9 +99,9 @@ export const addDomain = (account: AccountName, id: ProjectId, hostnameText: str
   Effect.gen(function* () {
     const project = yield* findOwnedProject(account, id)
     const settings = yield* PlatformSettings
-    const hostname = yield* Either.match(normaliseHostname(hostnameText, settings.platformDomain), {
-      onLeft: (rule) => Effect.fail(new InvalidDomainRequest({ message: `hostname: ${rule}` })),
-      onRight: Effect.succeed
+    const hostname = yield* Result.match(normaliseHostname(hostnameText, settings.platformDomain), {
+      onFailure: (rule) => Effect.fail(new InvalidDomainRequest({ message: `hostname: ${rule}` })),
+      onSuccess: Effect.succeed
     })
     if (!isPaidPlan(project.plan)) return yield* new PlanRequired()
     if (!hasSucceededDeploy(project)) return yield* new DeployRequired()
@@ -116,9 +116,9 @@ const findDomain = (account: AccountName, id: ProjectId, hostnameText: string) =
     yield* findOwnedProject(account, id)
     const settings = yield* PlatformSettings
     const notFound = new DomainNotFound({ hostname: hostnameText })
-    const hostname = yield* Either.match(normaliseHostname(hostnameText, settings.platformDomain), {
-      onLeft: () => Effect.fail(notFound),
-      onRight: Effect.succeed
+    const hostname = yield* Result.match(normaliseHostname(hostnameText, settings.platformDomain), {
+      onFailure: () => Effect.fail(notFound),
+      onSuccess: Effect.succeed
     })
     const found = yield* Effect.flatMap(DomainRepository, (repository) => repository.findByHostname(hostname))
     return yield* Option.isSome(found) && found.value.projectId === id
@@ -199,17 +199,17 @@ export const removeDomain = (account: AccountName, id: ProjectId, hostnameText: 
   })
 
 export const getDomainConfig = (account: AccountName, id: ProjectId) =>
-  Effect.zipRight(findOwnedProject(account, id), configOf(id))
+  Effect.andThen(findOwnedProject(account, id), configOf(id))
 
 export const putDomainConfig = (account: AccountName, id: ProjectId, config: DomainConfig) =>
   Effect.gen(function* () {
     yield* findOwnedProject(account, id)
     const domains = yield* Effect.flatMap(DomainRepository, (repository) => repository.listByProject(id))
-    const valid = yield* Either.match(
+    const valid = yield* Result.match(
       validateDomainConfig(normaliseDomainConfig(config), yield* defaultHostname(id), domains),
       {
-        onLeft: (rule) => Effect.fail(new InvalidDomainRequest({ message: rule })),
-        onRight: Effect.succeed
+        onFailure: (rule) => Effect.fail(new InvalidDomainRequest({ message: rule })),
+        onSuccess: Effect.succeed
       }
     )
     yield* Effect.flatMap(ProjectRepository, (projects) => projects.saveConfig(id, valid))
@@ -230,9 +230,9 @@ export const resolveEdge = (host: string) =>
       return Option.match(project, { onNone: () => none, onSome: decideForDefaultHostname })
     }
     const hostname = normaliseHostname(name, platformDomain)
-    if (Either.isLeft(hostname)) return none
+    if (Result.isFailure(hostname)) return none
     const domain = yield* Effect.flatMap(DomainRepository, (repository) =>
-      repository.findByHostname(hostname.right)
+      repository.findByHostname(hostname.success)
     )
     if (Option.isNone(domain)) return none
     const project = yield* projects.findById(domain.value.projectId)

@@ -5,30 +5,33 @@
  */
 import { Schema } from "effect"
 
-export const DnsFailureReason = Schema.Literal("timeout", "servfail", "refused", "other")
+export const DnsFailureReason = Schema.Literals(["timeout", "servfail", "refused", "other"])
 export type DnsFailureReason = typeof DnsFailureReason.Type
 
-export const DnsRecords = <A, I, R>(record: Schema.Schema<A, I, R>) =>
+export const DnsRecords = <S extends Schema.Top>(record: S) =>
   Schema.TaggedStruct("Records", { records: Schema.NonEmptyArray(record) })
 
 export const DnsNoRecords = Schema.TaggedStruct("NoRecords", {
   /** `nxdomain`: the name does not exist; `nodata`: it exists without records of this type. */
-  reason: Schema.Literal("nxdomain", "nodata")
+  reason: Schema.Literals(["nxdomain", "nodata"])
 })
 
 export const DnsFailure = Schema.TaggedStruct("Failure", { reason: DnsFailureReason, detail: Schema.String })
 
-export const DnsAnswer = <A, I, R>(record: Schema.Schema<A, I, R>) =>
-  Schema.Union(DnsRecords(record), DnsNoRecords, DnsFailure)
+export const DnsAnswer = <S extends Schema.Top>(record: S) =>
+  Schema.Union([DnsRecords(record), DnsNoRecords, DnsFailure])
 
 export type DnsAnswer<A> =
   | { readonly _tag: "Records"; readonly records: readonly [A, ...Array<A>] }
   | typeof DnsNoRecords.Type
   | typeof DnsFailure.Type
 
+// A class's struct carries its identifier too: JSON Schema names a class by its encoded side.
 /** A CAA record (RFC 8659): flags' critical bit, tag and value. */
-export class CaaRecord extends Schema.Class<CaaRecord>("CaaRecord")({
-  critical: Schema.Boolean,
-  tag: Schema.String,
-  value: Schema.String
-}) {}
+export class CaaRecord extends Schema.Class<CaaRecord>("CaaRecord")(
+  Schema.Struct({
+    critical: Schema.Boolean,
+    tag: Schema.String,
+    value: Schema.String
+  }).annotate({ identifier: "CaaRecord" })
+) {}

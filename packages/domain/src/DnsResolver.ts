@@ -6,7 +6,7 @@ import type { Effect } from "effect"
 import { Context } from "effect"
 import type { CaaRecord, DnsAnswer } from "./DnsAnswer.js"
 
-export class DnsResolver extends Context.Tag("@petstore/domain/DnsResolver")<
+export class DnsResolver extends Context.Service<
   DnsResolver,
   {
     /** The CNAME target of `name`, lower case, without the trailing dot. */
@@ -16,4 +16,4 @@ export class DnsResolver extends Context.Tag("@petstore/domain/DnsResolver")<
     /** The CAA records at `name` exactly (no climbing: the CAA rule climbs itself). */
     readonly caa: (name: string) => Effect.Effect<DnsAnswer<CaaRecord>>
   }
->() {}
+>()("@petstore/domain/DnsResolver") {}

@@ -3,7 +3,7 @@
  * with bounded concurrency, and store the round's results (one write) only while each lease still
  * holds. Work that fails to run gives its lease back.
  */
-import { Array as Arr, Clock, Config, Duration, Effect, Option } from "effect"
+import { Array as Arr, Clock, Config, Duration, Effect, Option, Schema } from "effect"
 import { advanceCertificate } from "./CertificateIssuance.js"
 import type { CustomDomain } from "./CustomDomain.js"
 import { observeDomain } from "./CustomDomains.js"
@@ -30,7 +30,7 @@ export interface DueCheckOptions {
   readonly batchSize: number
   readonly concurrency: number
   /** How long a claimed check may take before another worker may take it over. */
-  readonly lease: Duration.DurationInput
+  readonly lease: Duration.Input
 }
 
 export interface DueCheckRound {
@@ -54,8 +54,8 @@ export const checkDueDomains = (options: DueCheckOptions) =>
       domains
         .completeChecks([domain], options.holder)
         .pipe(
-          Effect.catchAll((error) =>
-            Effect.zipRight(
+          Effect.catch((error) =>
+            Effect.andThen(
               Effect.logWarning(`storing the work on ${domain.hostname} failed`, error),
               Effect.as(release(domain), [])
             )
@@ -67,13 +67,14 @@ export const checkDueDomains = (options: DueCheckOptions) =>
         (domain) =>
           workOnDomain(domain).pipe(
             Effect.map(Option.some),
-            Effect.withSpan("DomainChecks.job", {
-              attributes: { hostname: domain.hostname },
-              captureStackTrace: false
-            }),
+            Effect.withSpan(
+              "DomainChecks.job",
+              { attributes: { hostname: domain.hostname } },
+              { captureStackTrace: false }
+            ),
             // One domain's failure (its CA or DNS lookups) gives its lease back and spares the others.
-            Effect.catchAll((error) =>
-              Effect.zipRight(
+            Effect.catch((error) =>
+              Effect.andThen(
                 Effect.logWarning(`work on ${domain.hostname} failed`, error),
                 Effect.as(release(domain), Option.none<CustomDomain>())
               )
@@ -86,7 +87,7 @@ export const checkDueDomains = (options: DueCheckOptions) =>
       // result (or a storage hiccup) gives back only the leases it must.
       return yield* domains
         .completeChecks(checked, options.holder)
-        .pipe(Effect.catchAll(() => Effect.map(Effect.forEach(checked, storeAlone), Arr.flatten)))
+        .pipe(Effect.catch(() => Effect.map(Effect.forEach(checked, storeAlone), Arr.flatten)))
     })
     // Stopping mid-round gives back every lease still held (a stored result holds none).
     const stored = yield* round.pipe(
@@ -106,7 +107,7 @@ export const checkDueDomains = (options: DueCheckOptions) =>
  */
 export const runDomainChecks = (
   options: DueCheckOptions & {
-    readonly pollInterval: Duration.DurationInput
+    readonly pollInterval: Duration.Input
     /** Told every round's outcome (the worker's metrics). */
     readonly onRound?: (round: DueCheckRound) => Effect.Effect<void>
   }
@@ -117,8 +118,8 @@ export const runDomainChecks = (
     Effect.flatMap((round) =>
       round.claimed === options.batchSize ? Effect.void : Effect.sleep(options.pollInterval)
     ),
-    Effect.catchAll((error) =>
-      Effect.zipRight(
+    Effect.catch((error) =>
+      Effect.andThen(
         Effect.logWarning("a round of domain checks failed", error),
         Effect.sleep(options.pollInterval)
       )
@@ -126,25 +127,20 @@ export const runDomainChecks = (
     Effect.forever
   )
 
+const integerUpTo = (name: string, maximum: number, message: string) =>
+  Config.schema(Schema.Int.check(Schema.makeFilter((n: number) => n >= 1 && n <= maximum, { message })), name)
+
 /** `PETSTORE_WORKER_CONCURRENCY` and the other knobs of the check loop; the holder id is the process's. */
 export const domainCheckConfig = (holder: string) =>
   Config.all({
-    concurrency: Config.integer("PETSTORE_WORKER_CONCURRENCY").pipe(
-      Config.validate({
-        message: "must be an integer from 1 to 1000",
-        validation: (n) => n >= 1 && n <= 1000
-      }),
+    concurrency: integerUpTo("PETSTORE_WORKER_CONCURRENCY", 1000, "must be an integer from 1 to 1000").pipe(
       Config.withDefault(16)
     ),
-    batchSize: Config.integer("PETSTORE_WORKER_BATCH_SIZE").pipe(
-      Config.validate({
-        message: "must be an integer from 1 to 10000",
-        validation: (n) => n >= 1 && n <= 10_000
-      }),
+    batchSize: integerUpTo("PETSTORE_WORKER_BATCH_SIZE", 10_000, "must be an integer from 1 to 10000").pipe(
       Config.withDefault(100)
     ),
-    pollInterval: Config.duration("PETSTORE_WORKER_POLL_INTERVAL").pipe(
+    pollInterval: Config.Duration("PETSTORE_WORKER_POLL_INTERVAL").pipe(
       Config.withDefault(Duration.seconds(1))
     ),
-    lease: Config.duration("PETSTORE_WORKER_LEASE").pipe(Config.withDefault(Duration.seconds(60)))
+    lease: Config.Duration("PETSTORE_WORKER_LEASE").pipe(Config.withDefault(Duration.seconds(60)))
   }).pipe(Config.map((options) => ({ ...options, holder })))

@@ -3,23 +3,26 @@
  * (301). `primary` is the default hostname or a verified domain of the project; each redirect goes
  * from another of its domains to the primary, so there can be no chain and no loop.
  */
-import { Either, Schema } from "effect"
+import { Result, Schema } from "effect"
 import type { CustomDomain } from "./CustomDomain.js"
 
 export const redirectStatus = 301
 
-export class DomainRedirect extends Schema.Class<DomainRedirect>("DomainRedirect")({
-  from: Schema.String,
-  to: Schema.String,
-  status: Schema.Literal(redirectStatus).annotations({
-    message: () => ({ message: "must be 301", override: true })
-  })
-}) {}
+// A class's struct carries its identifier too: JSON Schema names a class by its encoded side.
+export class DomainRedirect extends Schema.Class<DomainRedirect>("DomainRedirect")(
+  Schema.Struct({
+    from: Schema.String,
+    to: Schema.String,
+    status: Schema.Literal(redirectStatus).annotate({ message: "must be 301" })
+  }).annotate({ identifier: "DomainRedirect" })
+) {}
 
-export class DomainConfig extends Schema.Class<DomainConfig>("DomainConfig")({
-  primary: Schema.String,
-  redirects: Schema.Array(DomainRedirect)
-}) {}
+export class DomainConfig extends Schema.Class<DomainConfig>("DomainConfig")(
+  Schema.Struct({
+    primary: Schema.String,
+    redirects: Schema.Array(DomainRedirect)
+  }).annotate({ identifier: "DomainConfig" })
+) {}
 
 /** Until the owner sets one: served at the default hostname, no redirects. */
 export const defaultDomainConfig = (defaultHostname: string): DomainConfig =>
@@ -42,22 +45,22 @@ export const validateDomainConfig = (
   config: DomainConfig,
   defaultHostname: string,
   domains: ReadonlyArray<CustomDomain>
-): Either.Either<DomainConfig, string> => {
+): Result.Result<DomainConfig, string> => {
   const byHostname = new Map(domains.map((domain) => [domain.hostname as string, domain]))
   const primary = config.primary
   if (primary !== defaultHostname && byHostname.get(primary)?.status !== "verified") {
-    return Either.left(`primary: must be ${defaultHostname} or a verified domain of the project`)
+    return Result.fail(`primary: must be ${defaultHostname} or a verified domain of the project`)
   }
   const seen = new Set<string>()
   for (const [index, redirect] of config.redirects.entries()) {
     const at = `redirects.${index}`
-    if (!byHostname.has(redirect.from)) return Either.left(`${at}.from: must be a domain of the project`)
-    if (redirect.from === primary) return Either.left(`${at}.from: must not be the primary`)
-    if (seen.has(redirect.from)) return Either.left(`${at}.from: appears in more than one redirect`)
-    if (redirect.to !== primary) return Either.left(`${at}.to: must be the primary, ${primary}`)
+    if (!byHostname.has(redirect.from)) return Result.fail(`${at}.from: must be a domain of the project`)
+    if (redirect.from === primary) return Result.fail(`${at}.from: must not be the primary`)
+    if (seen.has(redirect.from)) return Result.fail(`${at}.from: appears in more than one redirect`)
+    if (redirect.to !== primary) return Result.fail(`${at}.to: must be the primary, ${primary}`)
     seen.add(redirect.from)
   }
-  return Either.right(config)
+  return Result.succeed(config)
 }
 
 /** The config once `hostname` is removed: its redirect goes, and a removed primary falls back. */

@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect"
 
-export const ProblemCode = Schema.Literal(
+export const ProblemCode = Schema.Literals([
   "record_not_found",
   "conflicting_record",
   "cname_mismatch",
@@ -14,12 +14,15 @@ export const ProblemCode = Schema.Literal(
   "caa_blocks_issuer",
   "domain_no_longer_verifies",
   "issuance_failed"
-)
+])
 export type ProblemCode = typeof ProblemCode.Type
 
-export class Problem extends Schema.Class<Problem>("Problem")({
-  code: ProblemCode,
-  message: Schema.String,
-  /** The records actually resolved, when there were any. */
-  found: Schema.optionalWith(Schema.Array(Schema.String), { exact: true })
-}) {}
+// A class's struct carries its identifier too: JSON Schema names a class by its encoded side.
+export class Problem extends Schema.Class<Problem>("Problem")(
+  Schema.Struct({
+    code: ProblemCode,
+    message: Schema.String,
+    /** The records actually resolved, when there were any. */
+    found: Schema.optionalKey(Schema.Array(Schema.String))
+  }).annotate({ identifier: "Problem" })
+) {}

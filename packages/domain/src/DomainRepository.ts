@@ -16,7 +16,7 @@ export interface DomainLease {
   readonly until: Date
 }
 
-export class DomainRepository extends Context.Tag("@petstore/domain/DomainRepository")<
+export class DomainRepository extends Context.Service<
   DomainRepository,
   {
     /** Fails with `HostnameTaken` when any project already has this hostname. */
@@ -54,4 +54,4 @@ export class DomainRepository extends Context.Tag("@petstore/domain/DomainReposi
       holder: string
     ) => Effect.Effect<ReadonlyArray<Hostname>, StorageError>
   }
->() {}
+>()("@petstore/domain/DomainRepository") {}

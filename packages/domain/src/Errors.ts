@@ -28,7 +28,7 @@ export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unau
 /** Storage could not answer (unreachable, timed out, or returned something unreadable). */
 export class StorageError extends Schema.TaggedError<StorageError>()("StorageError", {
   operation: Schema.String,
-  cause: Schema.Defect
+  cause: Schema.Defect()
 }) {
   /** For operators' logs only; clients never see it. */
   override get message(): string {

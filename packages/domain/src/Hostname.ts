@@ -4,32 +4,35 @@
  * public suffix, not under the platform's own domain), and classified as apex or subdomain with the
  * Public Suffix List (`example.co.uk` is an apex).
  */
-import { Either, Schema } from "effect"
+import { Result, Schema } from "effect"
 import { parse } from "tldts"
 
 export const Hostname = Schema.String.pipe(
-  Schema.pattern(
-    /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/
+  Schema.check(
+    Schema.isPattern(
+      /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/u
+    )
   ),
-  Schema.brand("Hostname")
-).annotations({ identifier: "Hostname", description: "A normalised hostname (lower case, punycode)." })
+  Schema.brand("Hostname"),
+  Schema.annotate({ identifier: "Hostname", description: "A normalised hostname (lower case, punycode)." })
+)
 export type Hostname = typeof Hostname.Type
 
-export const DomainKind = Schema.Literal("subdomain", "apex")
+export const DomainKind = Schema.Literals(["subdomain", "apex"])
 export type DomainKind = typeof DomainKind.Type
 
 const label = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
 
 /** Lower case, IDN to punycode (the WHATWG URL algorithm every runtime has), no trailing dot. */
-const toAscii = (input: string): Either.Either<string, string> => {
+const toAscii = (input: string): Result.Result<string, string> => {
   const trimmed = input.trim()
   if (trimmed === "" || /[\s/\\:@?#%[\]]/.test(trimmed))
-    return Either.left("must be a hostname such as docs.example.com")
+    return Result.fail("must be a hostname such as docs.example.com")
   try {
     const ascii = new URL(`http://${trimmed}`).hostname
-    return Either.right(ascii.endsWith(".") ? ascii.slice(0, -1) : ascii)
+    return Result.succeed(ascii.endsWith(".") ? ascii.slice(0, -1) : ascii)
   } catch {
-    return Either.left("must be a hostname such as docs.example.com")
+    return Result.fail("must be a hostname such as docs.example.com")
   }
 }
 
@@ -40,25 +43,25 @@ export const isUnderDomain = (hostname: string, domain: string): boolean =>
  * The normalised hostname, or the rule it breaks. `platformDomain` is where the platform's own
  * default hostnames live; a custom domain may not be one of them.
  */
-export const normaliseHostname = (input: string, platformDomain: string): Either.Either<Hostname, string> =>
-  Either.flatMap(toAscii(input), (hostname) => {
+export const normaliseHostname = (input: string, platformDomain: string): Result.Result<Hostname, string> =>
+  Result.flatMap(toAscii(input), (hostname) => {
     const labels = hostname.split(".")
-    if (hostname.length > 253) return Either.left("must be at most 253 characters")
-    if (labels.length < 2) return Either.left("must have at least two labels, such as example.com")
+    if (hostname.length > 253) return Result.fail("must be at most 253 characters")
+    if (labels.length < 2) return Result.fail("must have at least two labels, such as example.com")
     if (labels.some((part) => part.length === 0 || part.length > 63)) {
-      return Either.left("must have labels of 1 to 63 characters")
+      return Result.fail("must have labels of 1 to 63 characters")
     }
     if (!labels.every((part) => label.test(part))) {
-      return Either.left("must have labels of letters, digits and inner hyphens only")
+      return Result.fail("must have labels of letters, digits and inner hyphens only")
     }
     const parsed = parse(hostname)
     if (parsed.isIp === true || /^[0-9]+$/.test(labels[labels.length - 1] ?? "")) {
-      return Either.left("must be a name, not an address")
+      return Result.fail("must be a name, not an address")
     }
     if (parsed.domain === null || parsed.isIcann !== true)
-      return Either.left("must be under a public suffix such as .com")
-    if (isUnderDomain(hostname, platformDomain)) return Either.left(`must not be under ${platformDomain}`)
-    return Either.right(Hostname.make(hostname))
+      return Result.fail("must be under a public suffix such as .com")
+    if (isUnderDomain(hostname, platformDomain)) return Result.fail(`must not be under ${platformDomain}`)
+    return Result.succeed(Hostname.make(hostname))
   })
 
 /** An apex is a registrable domain itself (`example.com`, `example.co.uk`); anything below is a subdomain. */

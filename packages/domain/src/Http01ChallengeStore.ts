@@ -8,7 +8,7 @@ import type { Effect, Option } from "effect"
 import { Context } from "effect"
 import type { StorageError } from "./Errors.js"
 
-export class Http01ChallengeStore extends Context.Tag("@petstore/domain/Http01ChallengeStore")<
+export class Http01ChallengeStore extends Context.Service<
   Http01ChallengeStore,
   {
     readonly put: (token: string, keyAuthorization: string) => Effect.Effect<void, StorageError>
@@ -16,4 +16,4 @@ export class Http01ChallengeStore extends Context.Tag("@petstore/domain/Http01Ch
     /** The key authorization to answer for `token`, if one is published. */
     readonly find: (token: string) => Effect.Effect<Option.Option<string>, StorageError>
   }
->() {}
+>()("@petstore/domain/Http01ChallengeStore") {}

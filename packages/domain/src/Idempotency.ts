@@ -10,12 +10,15 @@ import type { PetId } from "./PetId.js"
 const idempotencyKeyPattern = /^[\x21-\x7E]{1,255}$/
 
 export const IdempotencyKey = Schema.String.pipe(
-  Schema.filter((key) => idempotencyKeyPattern.test(key), {
-    message: () => ({ message: "must be 1 to 255 visible ASCII characters", override: true }),
-    jsonSchema: { pattern: idempotencyKeyPattern.source, minLength: 1, maxLength: 255 }
-  }),
-  Schema.brand("IdempotencyKey")
-).annotations({ identifier: "IdempotencyKey" })
+  Schema.check(
+    Schema.isPattern(idempotencyKeyPattern, {
+      message: "must be 1 to 255 visible ASCII characters",
+      toJsonSchema: () => ({ pattern: idempotencyKeyPattern.source, minLength: 1, maxLength: 255 })
+    })
+  ),
+  Schema.brand("IdempotencyKey"),
+  Schema.annotate({ identifier: "IdempotencyKey" })
+)
 export type IdempotencyKey = typeof IdempotencyKey.Type
 
 /** How long a completed request is remembered. */
@@ -32,7 +35,7 @@ export const idempotencyInFlightLease = Duration.seconds(60)
  * ended (answered, or interrupted by its deadline) long before its reservation stops blocking
  * retries. Otherwise a retry could take over a key whose first request is still creating.
  */
-export const maxRequestDeadline = Duration.unsafeDivide(idempotencyInFlightLease, 2)
+export const maxRequestDeadline = Duration.divideUnsafe(idempotencyInFlightLease, 2)
 
 export interface IdempotencyScope {
   readonly account: AccountName

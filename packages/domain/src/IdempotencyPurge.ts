@@ -16,7 +16,7 @@ export interface IdempotencyPurgeOptions {
   /** Keys forgotten per statement. */
   readonly batchSize: number
   /** The pause between two purges. */
-  readonly interval: Duration.DurationInput
+  readonly interval: Duration.Input
 }
 
 export const defaultIdempotencyPurge: IdempotencyPurgeOptions = {
@@ -46,7 +46,7 @@ export const runIdempotencyPurge = (options: IdempotencyPurgeOptions = defaultId
     Effect.tap((forgotten) =>
       forgotten > 0 ? Effect.logInfo(`forgot ${forgotten} expired idempotency keys`) : Effect.void
     ),
-    Effect.catchAll((error) => Effect.logWarning("purging expired idempotency keys failed", error)),
-    Effect.zipRight(Effect.sleep(options.interval)),
+    Effect.catch((error) => Effect.logWarning("purging expired idempotency keys failed", error)),
+    Effect.andThen(Effect.sleep(options.interval)),
     Effect.forever
   )

@@ -6,7 +6,7 @@ import { Context } from "effect"
 import type { StorageError } from "./Errors.js"
 import type { IdempotencyDecision, IdempotencyScope } from "./Idempotency.js"
 
-export class IdempotencyRepository extends Context.Tag("@petstore/domain/IdempotencyRepository")<
+export class IdempotencyRepository extends Context.Service<
   IdempotencyRepository,
   {
     /**
@@ -30,4 +30,4 @@ export class IdempotencyRepository extends Context.Tag("@petstore/domain/Idempot
      */
     readonly purge: (reservedUpTo: Date, limit: number) => Effect.Effect<number, StorageError>
   }
->() {}
+>()("@petstore/domain/IdempotencyRepository") {}

@@ -32,7 +32,7 @@ export interface CreatedPet {
 }
 
 /** How often a reservation that could not be given back at once is tried again, and for how long. */
-const releaseRetries = Schedule.spaced("1 second").pipe(Schedule.upTo(idempotencyInFlightLease))
+const releaseRetries = Schedule.spaced("1 second").pipe(Schedule.upTo({ duration: idempotencyInFlightLease }))
 
 /**
  * Gives a failed creation's key back: at once, or, when storage cannot be reached either (the usual
@@ -42,16 +42,16 @@ const releaseRetries = Schedule.spaced("1 second").pipe(Schedule.upTo(idempotenc
  * that another request has taken over since.
  */
 const giveBackReservation = (
-  keys: IdempotencyRepository["Type"],
+  keys: IdempotencyRepository["Service"],
   scope: IdempotencyScope,
   reservedAt: Date
 ): Effect.Effect<void> =>
   keys
     .release(scope, reservedAt)
     .pipe(
-      Effect.catchAll(() =>
+      Effect.catch(() =>
         Effect.asVoid(
-          Effect.forkDaemon(Effect.ignore(Effect.retry(keys.release(scope, reservedAt), releaseRetries)))
+          Effect.forkDetach(Effect.ignore(Effect.retry(keys.release(scope, reservedAt), releaseRetries)))
         )
       )
     )

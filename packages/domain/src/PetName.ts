@@ -29,15 +29,18 @@ export const petNameProblem = (name: string): string | undefined => {
   return undefined
 }
 
-export const PetName = Schema.String.annotations({
-  message: () => ({ message: "must be a string", override: true })
-}).pipe(
-  Schema.filter((name) => petNameProblem(name) ?? true),
+export const PetName = Schema.String.annotate({ message: "must be a string" }).pipe(
+  // The filter fails with the rule `petNameProblem` names.
+  Schema.check(
+    Schema.makeFilter((name: string) => petNameProblem(name), {
+      toJsonSchema: () => ({ minLength: 1, maxLength: petNameMaxLength }),
+      arbitraryConstraint: { minLength: 1, maxCodePoints: petNameMaxLength }
+    })
+  ),
   Schema.brand("PetName"),
-  Schema.annotations({
+  Schema.annotate({
     identifier: "PetName",
-    description: "The animal's name: 1 to 200 characters, not blank, no control characters.",
-    jsonSchema: { type: "string", minLength: 1, maxLength: petNameMaxLength }
+    description: "The animal's name: 1 to 200 characters, not blank, no control characters."
   })
 )
 export type PetName = typeof PetName.Type

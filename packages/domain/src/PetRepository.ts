@@ -9,7 +9,7 @@ import type { NewPet, Pet } from "./Pet.js"
 import type { PetId } from "./PetId.js"
 import type { PetPage, PetQuery } from "./PetQuery.js"
 
-export class PetRepository extends Context.Tag("@petstore/domain/PetRepository")<
+export class PetRepository extends Context.Service<
   PetRepository,
   {
     /**
@@ -24,4 +24,4 @@ export class PetRepository extends Context.Tag("@petstore/domain/PetRepository")
     /** Animals in ascending id order, at most `limit`, after the cursor, optionally of one status. */
     readonly list: (query: PetQuery) => Effect.Effect<PetPage, StorageError>
   }
->() {}
+>()("@petstore/domain/PetRepository") {}

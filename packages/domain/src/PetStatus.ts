@@ -5,10 +5,10 @@ import { Schema } from "effect"
 
 export const PetStatusValues = ["available", "pending", "sold"] as const
 
-export const PetStatus = Schema.Literal(...PetStatusValues).annotations({
+export const PetStatus = Schema.Literals(PetStatusValues).annotate({
   identifier: "PetStatus",
   description: "Availability of the animal.",
-  message: () => ({ message: "must be one of available, pending, sold", override: true })
+  message: "must be one of available, pending, sold"
 })
 export type PetStatus = typeof PetStatus.Type
 

@@ -3,9 +3,9 @@
  */
 import { Schema } from "effect"
 
-export const Plan = Schema.Literal("free", "pro", "enterprise").annotations({
+export const Plan = Schema.Literals(["free", "pro", "enterprise"]).annotate({
   identifier: "Plan",
-  message: () => ({ message: "must be one of free, pro, enterprise", override: true })
+  message: "must be one of free, pro, enterprise"
 })
 export type Plan = typeof Plan.Type
 

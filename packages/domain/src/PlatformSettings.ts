@@ -5,7 +5,7 @@
  */
 import { Config, Context, Layer } from "effect"
 
-export class PlatformSettings extends Context.Tag("@petstore/domain/PlatformSettings")<
+export class PlatformSettings extends Context.Service<
   PlatformSettings,
   {
     /** Default hostnames are `<project id>.<platformDomain>`. */
@@ -15,7 +15,7 @@ export class PlatformSettings extends Context.Tag("@petstore/domain/PlatformSett
     /** The CA's issuer domain for CAA (RFC 8659), e.g. `letsencrypt.org`. */
     readonly caIdentifier: string
   }
->() {}
+>()("@petstore/domain/PlatformSettings") {}
 
 const dnsName = (name: string) => name.trim().toLowerCase().replace(/\.$/, "")
 
@@ -24,9 +24,9 @@ const dnsName = (name: string) => name.trim().toLowerCase().replace(/\.$/, "")
  * local use (and Let's Encrypt's CAA identifier).
  */
 export const platformSettingsConfig = Config.all({
-  platformDomain: Config.string("PETSTORE_PLATFORM_DOMAIN").pipe(Config.withDefault("docs.petstore.test")),
-  cnameTarget: Config.string("PETSTORE_CNAME_TARGET").pipe(Config.withDefault("cname.docs.petstore.test")),
-  caIdentifier: Config.string("PETSTORE_CA_IDENTIFIER").pipe(Config.withDefault("letsencrypt.org"))
+  platformDomain: Config.String("PETSTORE_PLATFORM_DOMAIN").pipe(Config.withDefault("docs.petstore.test")),
+  cnameTarget: Config.String("PETSTORE_CNAME_TARGET").pipe(Config.withDefault("cname.docs.petstore.test")),
+  caIdentifier: Config.String("PETSTORE_CA_IDENTIFIER").pipe(Config.withDefault("letsencrypt.org"))
 }).pipe(
   Config.map(({ caIdentifier, cnameTarget, platformDomain }) => ({
     platformDomain: dnsName(platformDomain),

@@ -8,7 +8,7 @@ import type { DomainConfig } from "./DomainConfig.js"
 import type { ProjectIdTaken, StorageError } from "./Errors.js"
 import type { Project, ProjectId } from "./Project.js"
 
-export class ProjectRepository extends Context.Tag("@petstore/domain/ProjectRepository")<
+export class ProjectRepository extends Context.Service<
   ProjectRepository,
   {
     /** Fails with `ProjectIdTaken` when any account already has a project with this id. */
@@ -25,4 +25,4 @@ export class ProjectRepository extends Context.Tag("@petstore/domain/ProjectRepo
     readonly findConfig: (id: ProjectId) => Effect.Effect<Option.Option<DomainConfig>, StorageError>
     readonly saveConfig: (id: ProjectId, config: DomainConfig) => Effect.Effect<void, StorageError>
   }
->() {}
+>()("@petstore/domain/ProjectRepository") {}

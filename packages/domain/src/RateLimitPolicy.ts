@@ -4,7 +4,7 @@
  * key; requests without a valid key count against the client's address, so a flood of bad keys is
  * limited too. The limits are configuration; counting is the limiter adapter's (memory or Redis).
  */
-import { Config, Context, Duration, Layer } from "effect"
+import { Config, Context, Duration, Layer, Schema } from "effect"
 import type { ApiKeyId } from "./ApiKey.js"
 
 export interface RateLimitPolicy {
@@ -21,7 +21,9 @@ export interface RateLimitPolicies {
   readonly perAddress: RateLimitPolicy
 }
 
-export class RateLimits extends Context.Tag("@petstore/domain/RateLimits")<RateLimits, RateLimitPolicies>() {}
+export class RateLimits extends Context.Service<RateLimits, RateLimitPolicies>()(
+  "@petstore/domain/RateLimits"
+) {}
 
 /** Where a request's tokens are taken from. */
 export interface RateLimitBucket {
@@ -40,13 +42,26 @@ export const addressBucket = (policies: RateLimitPolicies, address: string): Rat
 })
 
 const limitConfig = (name: string, fallback: number) =>
-  Config.integer(name).pipe(
-    Config.validate({
-      message: "must be an integer from 1 to 1000000",
-      validation: (n) => n >= 1 && n <= 1_000_000
-    }),
-    Config.withDefault(fallback)
-  )
+  Config.schema(
+    Schema.Int.check(
+      Schema.makeFilter((n: number) => n >= 1 && n <= 1_000_000, {
+        message: "must be an integer from 1 to 1000000"
+      })
+    ),
+    name
+  ).pipe(Config.withDefault(fallback))
+
+const windowConfig = Config.schema(
+  Schema.DurationFromString.check(
+    Schema.makeFilter(
+      (window: Duration.Duration) =>
+        Duration.isGreaterThanOrEqualTo(window, Duration.seconds(1)) &&
+        Duration.isLessThanOrEqualTo(window, Duration.days(1)),
+      { message: "must be from 1 second to 1 day" }
+    )
+  ),
+  "PETSTORE_RATE_LIMIT_WINDOW"
+).pipe(Config.withDefault(Duration.seconds(60)))
 
 /**
  * `PETSTORE_RATE_LIMIT_PER_KEY` (default 10000) and `PETSTORE_RATE_LIMIT_PER_ADDRESS` (default 2000)
@@ -56,15 +71,7 @@ const limitConfig = (name: string, fallback: number) =>
 export const rateLimitConfig: Config.Config<RateLimitPolicies> = Config.all({
   perKey: limitConfig("PETSTORE_RATE_LIMIT_PER_KEY", 10_000),
   perAddress: limitConfig("PETSTORE_RATE_LIMIT_PER_ADDRESS", 2_000),
-  window: Config.duration("PETSTORE_RATE_LIMIT_WINDOW").pipe(
-    Config.validate({
-      message: "must be from 1 second to 1 day",
-      validation: (window) =>
-        Duration.greaterThanOrEqualTo(window, Duration.seconds(1)) &&
-        Duration.lessThanOrEqualTo(window, Duration.days(1))
-    }),
-    Config.withDefault(Duration.seconds(60))
-  )
+  window: windowConfig
 }).pipe(
   Config.map(({ perAddress, perKey, window }) => ({
     perKey: { name: "api-key", limit: perKey, window },

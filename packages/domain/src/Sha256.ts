@@ -3,7 +3,8 @@
  * pure). A runtime with a faster digest provides its own (Node's `createHash` is synchronous and
  * several times cheaper per call than `crypto.subtle`, which matters when every request hashes its key).
  */
-import { Context, Effect, Encoding } from "effect"
+import { Context, Effect } from "effect"
+import { Hex } from "effect/encoding"
 
 /** Lower-case hex SHA-256 of the UTF-8 bytes of a text. */
 export type Sha256Hex = (text: string) => Effect.Effect<string>
@@ -11,9 +12,10 @@ export type Sha256Hex = (text: string) => Effect.Effect<string>
 export const webCryptoSha256: Sha256Hex = (text) =>
   Effect.map(
     Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))),
-    (digest) => Encoding.encodeHex(new Uint8Array(digest))
+    (digest) => Hex.encode(new Uint8Array(digest))
   )
 
-export class Sha256 extends Context.Reference<Sha256>()("@petstore/domain/Sha256", {
-  defaultValue: (): Sha256Hex => webCryptoSha256
-}) {}
+/** Provide another digest with `Layer.succeed(Sha256, digest)` or `Sha256.context(digest)`. */
+export const Sha256: Context.Reference<Sha256Hex> = Context.Reference<Sha256Hex>("@petstore/domain/Sha256", {
+  defaultValue: () => webCryptoSha256
+})

@@ -5,7 +5,7 @@ import type { Effect } from "effect"
 import { Context } from "effect"
 import type { StorageError } from "./Errors.js"
 
-export class StorageHealth extends Context.Tag("@petstore/domain/StorageHealth")<
+export class StorageHealth extends Context.Service<
   StorageHealth,
   { readonly check: Effect.Effect<void, StorageError> }
->() {}
+>()("@petstore/domain/StorageHealth") {}

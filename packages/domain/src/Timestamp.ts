@@ -3,13 +3,14 @@
  * code. Its JSON Schema says `format: date-time`, so that clients generated from the OpenAPI document
  * read it as a date rather than as any string.
  */
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 
-export const Timestamp = Schema.Date.annotations({
+// The string carries the identifier too: JSON Schema names the encoded side by it.
+export const Timestamp = Schema.String.annotate({
   identifier: "Timestamp",
-  jsonSchema: {
-    type: "string",
-    format: "date-time",
-    description: "An instant, ISO 8601 in UTC, e.g. 2026-11-26T09:00:00.000Z."
-  }
-})
+  format: "date-time",
+  description: "An instant, ISO 8601 in UTC, e.g. 2026-11-26T09:00:00.000Z."
+}).pipe(
+  Schema.decodeTo(Schema.Date, SchemaTransformation.dateFromString),
+  Schema.annotate({ identifier: "Timestamp" })
+)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option, TestClock } from "effect"
+import { Effect, Layer, Option } from "effect"
+import { TestClock } from "effect/testing"
 import fc from "fast-check"
 import {
   AccountName,
@@ -171,11 +172,11 @@ const fakeKeys = Effect.gen(function* () {
   return Layer.succeed(
     ApiKeyRepository,
     ApiKeyRepository.of({
-      insert: () => Effect.dieMessage("not used"),
+      insert: () => Effect.die("not used"),
       findByHash: (hash: ApiKeyHash) =>
-        Effect.succeed(Option.fromNullable(records.find((r) => r.hash === hash))),
+        Effect.succeed(Option.fromNullishOr(records.find((r) => r.hash === hash))),
       list: Effect.succeed(records),
-      revoke: () => Effect.dieMessage("not used")
+      revoke: () => Effect.die("not used")
     })
   )
 })
@@ -223,10 +224,10 @@ describe("authenticate", () => {
   it.effect("refuses a malformed header without looking anything up", () =>
     Effect.gen(function* () {
       const untouchable = Layer.succeed(ApiKeyRepository, {
-        insert: () => Effect.dieMessage("not used"),
-        findByHash: () => Effect.dieMessage("must not be called for a malformed header"),
-        list: Effect.dieMessage("not used"),
-        revoke: () => Effect.dieMessage("not used")
+        insert: () => Effect.die("not used"),
+        findByHash: () => Effect.die("must not be called for a malformed header"),
+        list: Effect.die("not used"),
+        revoke: () => Effect.die("not used")
       })
       for (const header of ["Bearer", "Bearer  ", "Bearer a b", `Bearer ${"x".repeat(513)}`, "Basic x"]) {
         const error = yield* Effect.flip(authenticate(header).pipe(Effect.provide(untouchable)))

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, Duration, Effect, Option, Redacted, TestClock } from "effect"
+import { Clock, Duration, Effect, Option, Redacted } from "effect"
+import { TestClock } from "effect/testing"
 import {
   AccountName,
   addDomain,
@@ -48,7 +49,7 @@ const verified = Effect.gen(function* () {
 const current = Effect.suspend(() => getDomain(acme, handbook, hostname))
 
 /** Worker rounds every `step` until `until` has passed on the test clock. */
-const runWorkerFor = (until: Duration.DurationInput, step: Duration.DurationInput = "10 seconds") =>
+const runWorkerFor = (until: Duration.Input, step: Duration.Input = "10 seconds") =>
   Effect.gen(function* () {
     const end = (yield* Clock.currentTimeMillis) + Duration.toMillis(until)
     while ((yield* Clock.currentTimeMillis) < end) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, Effect, Option, TestClock } from "effect"
+import { Clock, Effect, Option } from "effect"
+import { TestClock } from "effect/testing"
 import {
   AccountName,
   addDomain,

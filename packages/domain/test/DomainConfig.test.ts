@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either, ParseResult, Schema } from "effect"
+import { Result, Schema } from "effect"
 import fc from "fast-check"
 import {
   applyVerdict,
@@ -15,6 +15,7 @@ import {
   validateDomainConfig,
   withoutDomain
 } from "../src/index.js"
+import { issuesOf } from "./support/Issues.js"
 
 const target = "cname.docs-platform.net"
 const t0 = new Date("2027-03-01T12:00:00.000Z")
@@ -71,7 +72,7 @@ describe("validateDomainConfig accepts", () => {
     ["a redirect from a pending domain", config(docs.hostname, [pending.hostname, docs.hostname])],
     ["a redirect from a failed domain", config(docs.hostname, [failed.hostname, docs.hostname])]
   ])("%s", (_, candidate) => {
-    expect(validate(candidate)).toStrictEqual(Either.right(candidate))
+    expect(validate(candidate)).toStrictEqual(Result.succeed(candidate))
   })
 })
 
@@ -151,20 +152,14 @@ describe("validateDomainConfig refuses", () => {
       "redirects.2.from: must be a domain of the project"
     ]
   ])("%s", (_, candidate, rule) => {
-    expect(validate(candidate)).toStrictEqual(Either.left(rule))
+    expect(validate(candidate)).toStrictEqual(Result.fail(rule))
   })
 
   it.each([302, 307, 308, 200, "301"])("a redirect status other than 301 (%j), when decoding", (status) => {
-    const result = Schema.decodeUnknownEither(DomainConfig)({
-      primary: docs.hostname,
-      redirects: [{ from: www.hostname, to: docs.hostname, status }]
-    })
-    expect(Either.isLeft(result)).toBe(true)
-    if (Either.isLeft(result)) {
-      expect(ParseResult.ArrayFormatter.formatErrorSync(result.left)).toStrictEqual([
-        { _tag: "Type", path: ["redirects", 0, "status"], message: "must be 301" }
-      ])
-    }
+    const input = { primary: docs.hostname, redirects: [{ from: www.hostname, to: docs.hostname, status }] }
+    expect(issuesOf(DomainConfig, input)).toStrictEqual([
+      { _tag: "InvalidType", path: ["redirects", 0, "status"], message: "must be 301" }
+    ])
   })
 
   it("decodes a redirect with status 301", () => {
@@ -274,9 +269,9 @@ describe("validateDomainConfig properties", () => {
     fc.assert(
       fc.property(world, ([project, candidate]) => {
         const result = validateDomainConfig(candidate, defaultHostname, project)
-        if (Either.isLeft(result)) return
+        if (Result.isFailure(result)) return
         const byHostname = new Map(project.map((domain) => [domain.hostname as string, domain]))
-        const { primary, redirects } = result.right
+        const { primary, redirects } = result.success
         expect(primary === defaultHostname || byHostname.get(primary)?.status === "verified").toBe(true)
         const froms = redirects.map((entry) => entry.from)
         expect(new Set(froms).size).toBe(froms.length)
@@ -286,9 +281,9 @@ describe("validateDomainConfig properties", () => {
           expect(byHostname.has(entry.from)).toBe(true)
           expect(entry.status).toBe(301)
           expect(froms).not.toContain(entry.to)
-          expect(follow(result.right, entry.from)).toBe(primary)
+          expect(follow(result.success, entry.from)).toBe(primary)
         }
-        expect(follow(result.right, primary)).toBe(primary)
+        expect(follow(result.success, primary)).toBe(primary)
       }),
       { numRuns: 2000 }
     )
@@ -301,7 +296,7 @@ describe("validateDomainConfig properties", () => {
         projectDomains.chain((project) => fc.tuple(fc.constant(project), ruleAbidingConfig(project))),
         ([project, candidate]) => {
           expect(validateDomainConfig(candidate, defaultHostname, project)).toStrictEqual(
-            Either.right(candidate)
+            Result.succeed(candidate)
           )
           accepted += 1
         }
@@ -317,8 +312,9 @@ describe("validateDomainConfig properties", () => {
         const oneHop = candidate.redirects.every(
           (entry) => entry.to === candidate.primary && entry.from !== candidate.primary
         )
-        if (!oneHop) expect(Either.isLeft(result)).toBe(true)
-        if (Either.isLeft(result)) expect(result.left).toMatch(/^(primary|redirects\.\d+\.(from|to)): .+/)
+        if (!oneHop) expect(Result.isFailure(result)).toBe(true)
+        if (Result.isFailure(result))
+          expect(result.failure).toMatch(/^(primary|redirects\.\d+\.(from|to)): .+/)
       }),
       { numRuns: 1000 }
     )
@@ -327,10 +323,10 @@ describe("validateDomainConfig properties", () => {
   it("withoutDomain keeps an accepted config acceptable once that domain is gone", () => {
     fc.assert(
       fc.property(world, fc.constantFrom(...pool), ([project, candidate], removed) => {
-        if (Either.isLeft(validateDomainConfig(candidate, defaultHostname, project))) return
+        if (Result.isFailure(validateDomainConfig(candidate, defaultHostname, project))) return
         const remaining = project.filter((domain) => domain.hostname !== removed)
         const after = withoutDomain(candidate, removed, defaultHostname)
-        expect(validateDomainConfig(after, defaultHostname, remaining)).toStrictEqual(Either.right(after))
+        expect(validateDomainConfig(after, defaultHostname, remaining)).toStrictEqual(Result.succeed(after))
         expect(after.primary).not.toBe(removed)
         expect(after.redirects.map((entry) => entry.from)).not.toContain(removed)
       }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, Effect, Schema, TestClock } from "effect"
+import { Clock, Effect, Schema } from "effect"
+import { TestClock } from "effect/testing"
 import fc from "fast-check"
 import {
   applyVerdict,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Layer, Option, Ref, TestClock } from "effect"
+import { Effect, Exit, Layer, Option, Ref } from "effect"
+import { TestClock } from "effect/testing"
 import {
   CategoryId,
   currentGetPetAvailability,
@@ -26,18 +27,18 @@ const rex = Pet.make({
 
 /** A repository that must not be reached: any call is a defect, which fails the test. */
 const UntouchableRepository = Layer.succeed(PetRepository, {
-  create: () => Effect.dieMessage("PetRepository.create must not be called"),
-  findById: () => Effect.dieMessage("PetRepository.findById must not be called"),
-  list: () => Effect.dieMessage("PetRepository.list must not be called")
+  create: () => Effect.die("PetRepository.create must not be called"),
+  findById: () => Effect.die("PetRepository.findById must not be called"),
+  list: () => Effect.die("PetRepository.list must not be called")
 })
 
 /** A repository holding `rex`, counting lookups. */
 const countingRepository = (lookups: Ref.Ref<number>) =>
   Layer.succeed(PetRepository, {
-    create: () => Effect.dieMessage("PetRepository.create must not be called"),
+    create: () => Effect.die("PetRepository.create must not be called"),
     findById: (id) =>
       Ref.update(lookups, (n) => n + 1).pipe(Effect.as(id === rex.id ? Option.some(rex) : Option.none())),
-    list: () => Effect.dieMessage("PetRepository.list must not be called")
+    list: () => Effect.die("PetRepository.list must not be called")
   })
 
 describe("GET /pets/{petId} lifecycle", () => {

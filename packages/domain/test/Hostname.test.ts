@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either, Schema } from "effect"
+import { Result, Schema } from "effect"
 import fc from "fast-check"
 import { Hostname, hostnameKind, isUnderDomain, normaliseHostname, sameDnsName } from "../src/index.js"
 
@@ -94,7 +94,7 @@ describe("normaliseHostname", () => {
     ["an apex under a two-label suffix", "example.co.uk", "example.co.uk"],
     ["a name merely ending like the platform domain", "mydocs-platform.net", "mydocs-platform.net"]
   ])("accepts %s: %j → %j", (_, input, expected) => {
-    expect(normalise(input)).toStrictEqual(Either.right(expected))
+    expect(normalise(input)).toStrictEqual(Result.succeed(expected))
   })
 
   it.each([
@@ -146,15 +146,15 @@ describe("normaliseHostname", () => {
     ["a default hostname under the platform domain", `my-project.${platformDomain}`, rules.platform],
     ["a deeper name under the platform domain", `a.b.${platformDomain}`, rules.platform]
   ])("refuses %s (%j) with the rule it breaks", (_, input, rule) => {
-    expect(normalise(input)).toStrictEqual(Either.left(rule))
+    expect(normalise(input)).toStrictEqual(Result.fail(rule))
   })
 
   it("refuses names under whichever platform domain it is given", () => {
     expect(normaliseHostname("docs.example.com", "example.com")).toStrictEqual(
-      Either.left("must not be under example.com")
+      Result.fail("must not be under example.com")
     )
     expect(normaliseHostname("docs.example.com", "other.example.com")).toStrictEqual(
-      Either.right("docs.example.com")
+      Result.succeed("docs.example.com")
     )
   })
 })
@@ -178,9 +178,9 @@ describe("hostnameKind", () => {
     fc.assert(
       fc.property(hostnameInput, fc.constantFrom("www", "docs", "a.b"), (input, prefix) => {
         const hostname = normalise(input)
-        if (Either.isLeft(hostname) || hostnameKind(hostname.right) !== "apex") return
-        const below = normalise(`${prefix}.${hostname.right}`)
-        if (Either.isRight(below)) expect(hostnameKind(below.right)).toBe("subdomain")
+        if (Result.isFailure(hostname) || hostnameKind(hostname.success) !== "apex") return
+        const below = normalise(`${prefix}.${hostname.success}`)
+        if (Result.isSuccess(below)) expect(hostnameKind(below.success)).toBe("subdomain")
       })
     )
   })
@@ -215,7 +215,7 @@ describe("isUnderDomain and sameDnsName", () => {
 describe("normaliseHostname properties", () => {
   it("generates accepted names often enough to test something", () => {
     const samples = fc.sample(hostnameInput, { numRuns: 500, seed: 42 })
-    const accepted = samples.filter((input) => Either.isRight(normalise(input)))
+    const accepted = samples.filter((input) => Result.isSuccess(normalise(input)))
     expect(accepted.length).toBeGreaterThan(100)
   })
 
@@ -223,7 +223,7 @@ describe("normaliseHostname properties", () => {
     fc.assert(
       fc.property(anyInput, (input) => {
         const first = normalise(input)
-        if (Either.isRight(first)) expect(normalise(first.right)).toStrictEqual(first)
+        if (Result.isSuccess(first)) expect(normalise(first.success)).toStrictEqual(first)
       }),
       { numRuns: 2000 }
     )
@@ -234,8 +234,8 @@ describe("normaliseHostname properties", () => {
     fc.assert(
       fc.property(anyInput, (input) => {
         const result = normalise(input)
-        if (Either.isLeft(result)) return
-        const hostname = result.right
+        if (Result.isFailure(result)) return
+        const hostname = result.success
         expect(isHostname(hostname)).toBe(true)
         expect(hostname).toBe(hostname.toLowerCase())
         expect(hostname.length).toBeLessThanOrEqual(253)
@@ -252,7 +252,7 @@ describe("normaliseHostname properties", () => {
     fc.assert(
       fc.property(hostnameInput, fc.array(fc.boolean(), { minLength: 1, maxLength: 50 }), (input, flips) => {
         const result = normalise(input)
-        if (Either.isLeft(result)) return
+        if (Result.isFailure(result)) return
         const flipped = Array.from(input, (ch, i) =>
           flips[i % flips.length] ? ch.toUpperCase() : ch.toLowerCase()
         ).join("")

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Fiber, Layer, Option, Ref, TestClock } from "effect"
+import { Duration, Effect, Fiber, Layer, Option, Ref } from "effect"
+import { TestClock } from "effect/testing"
 import {
   defaultIdempotencyPurge,
   type IdempotencyRecord,
@@ -27,8 +28,8 @@ const fakeKeys = (stored: ReadonlyArray<IdempotencyRecord>) =>
     const calls = yield* Ref.make<ReadonlyArray<{ readonly upTo: number; readonly limit: number }>>([])
     const failing = yield* Ref.make(false)
     const repository = IdempotencyRepository.of({
-      reserve: () => Effect.dieMessage("not used by the purge"),
-      release: () => Effect.dieMessage("not used by the purge"),
+      reserve: () => Effect.die("not used by the purge"),
+      release: () => Effect.die("not used by the purge"),
       purge: (upTo, limit) =>
         Effect.gen(function* () {
           yield* Ref.update(calls, (made) => [...made, { upTo: upTo.getTime(), limit }])
@@ -71,7 +72,7 @@ describe("purging expired idempotency keys", () => {
       const fake = yield* fakeKeys([record(t0 - retention - 1)])
       const running = yield* runIdempotencyPurge({ batchSize: 10, interval: "1 hour" }).pipe(
         Effect.provide(fake.layer),
-        Effect.fork
+        Effect.forkChild
       )
       yield* TestClock.adjust("1 millis")
       expect(yield* Ref.get(fake.records)).toStrictEqual([])

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, Duration, Effect, TestClock } from "effect"
+import { Clock, Duration, Effect } from "effect"
+import { TestClock } from "effect/testing"
 import {
   attemptBlocked,
   backoff,

@@ -1,17 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either, ParseResult, Schema } from "effect"
+import { Result, Schema } from "effect"
 import fc from "fast-check"
 import { defaultListLimit, ListLimit, listLimitDefault, listLimitMax, listLimitMin } from "../src/index.js"
+import { issuesOf } from "./support/Issues.js"
 
 const rule = "must be an integer from 1 to 100"
 
-const decode = Schema.decodeUnknownEither(ListLimit)
+const decode = Schema.decodeUnknownResult(ListLimit)
 
-const messagesOf = (input: unknown): ReadonlyArray<string> => {
-  const result = decode(input)
-  if (Either.isRight(result)) throw new Error(`expected ${String(input)} to be refused`)
-  return ParseResult.ArrayFormatter.formatErrorSync(result.left).map((issue) => issue.message)
-}
+const messagesOf = (input: unknown): ReadonlyArray<string> =>
+  issuesOf(ListLimit, input).map((issue) => issue.message)
 
 describe("ListLimit", () => {
   it("has the bounds and default of the contract", () => {
@@ -22,7 +20,7 @@ describe("ListLimit", () => {
 
   it("accepts every integer from 1 to 100, unchanged", () => {
     for (let n = 1; n <= 100; n++) {
-      expect(Either.getOrThrow(decode(n))).toBe(n)
+      expect(Result.getOrThrow(decode(n))).toBe(n)
     }
   })
 
@@ -48,13 +46,9 @@ describe("ListLimit", () => {
   })
 
   it("names the field when used in a query schema", () => {
-    const result = Schema.decodeUnknownEither(Schema.Struct({ limit: ListLimit }))({ limit: 0 })
-    expect(Either.isLeft(result)).toBe(true)
-    if (Either.isLeft(result)) {
-      expect(ParseResult.ArrayFormatter.formatErrorSync(result.left)).toStrictEqual([
-        { _tag: "Refinement", path: ["limit"], message: rule }
-      ])
-    }
+    expect(issuesOf(Schema.Struct({ limit: ListLimit }), { limit: 0 })).toStrictEqual([
+      { _tag: "Filter", path: ["limit"], message: rule }
+    ])
   })
 
   it("accepts exactly the integers of 1..100 among arbitrary numbers", () => {
@@ -63,7 +57,7 @@ describe("ListLimit", () => {
         fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.double(), fc.double({ min: 0, max: 101 })),
         (n) => {
           const expected = Number.isInteger(n) && n >= 1 && n <= 100
-          expect(Either.isRight(decode(n))).toBe(expected)
+          expect(Result.isSuccess(decode(n))).toBe(expected)
         }
       ),
       { numRuns: 1000 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Arbitrary, Either, ParseResult, Schema } from "effect"
+import { Arbitrary, Effect, Result, Schema } from "effect"
 import fc from "fast-check"
 import {
   CategoryId,
@@ -12,32 +12,12 @@ import {
   petNameMaxLength,
   petNameProblem
 } from "../src/index.js"
-
-interface Issue {
-  readonly path: ReadonlyArray<PropertyKey>
-  readonly message: string
-}
-
-/** The issues of a failed decode, as an adapter would report them; fails the test when decoding succeeds. */
-const issuesOf = <A, I>(
-  schema: Schema.Schema<A, I>,
-  input: unknown,
-  options?: { readonly errors: "all" }
-): ReadonlyArray<Issue> => {
-  const result = Schema.decodeUnknownEither(schema)(input, options)
-  if (Either.isRight(result)) throw new Error(`expected ${JSON.stringify(input)} to be refused`)
-  return ParseResult.ArrayFormatter.formatErrorSync(result.left).map(({ message, path }) => ({
-    path,
-    message
-  }))
-}
+import { rulesOf as issuesOf } from "./support/Issues.js"
 
 const decodeNewPet = (input: unknown): NewPet => {
-  const result = Schema.decodeUnknownEither(NewPet)(input)
-  if (Either.isLeft(result)) {
-    throw new Error(ParseResult.TreeFormatter.formatErrorSync(result.left))
-  }
-  return result.right
+  const result = Schema.decodeUnknownResult(NewPet)(input)
+  if (Result.isFailure(result)) throw new Error(result.failure.message)
+  return result.success
 }
 
 const idRule = `must be an integer from 1 to ${maxSafeInteger}`
@@ -223,10 +203,10 @@ describe("PetName properties", () => {
       fc.property(candidateName, (name) => {
         const expected = expectedNameProblem(name)
         expect(petNameProblem(name)).toBe(expected)
-        const result = Schema.decodeUnknownEither(PetName)(name)
+        const result = Schema.decodeUnknownResult(PetName)(name)
         if (expected === undefined) {
-          expect(Either.getOrThrow(result)).toBe(name)
-          expect(Schema.encodeSync(PetName)(Either.getOrThrow(result))).toBe(name)
+          expect(Result.getOrThrow(result)).toBe(name)
+          expect(Schema.encodeSync(PetName)(Result.getOrThrow(result))).toBe(name)
         } else {
           expect(issuesOf(PetName, name)).toStrictEqual([{ path: [], message: expected }])
         }
@@ -268,8 +248,8 @@ describe("PetId and CategoryId properties", () => {
   it("accepts every safe integer from 1 up as PetId and CategoryId", () => {
     fc.assert(
       fc.property(positiveSafeInteger, (n) => {
-        expect(Either.getOrThrow(Schema.decodeUnknownEither(PetId)(n))).toBe(n)
-        expect(Either.getOrThrow(Schema.decodeUnknownEither(CategoryId)(n))).toBe(n)
+        expect(Result.getOrThrow(Schema.decodeUnknownResult(PetId)(n))).toBe(n)
+        expect(Result.getOrThrow(Schema.decodeUnknownResult(CategoryId)(n))).toBe(n)
       })
     )
   })
@@ -313,15 +293,18 @@ describe("Pet", () => {
     expect(decoded).toStrictEqual(pet)
   })
 
-  it("generates only valid pets (the arbitrary respects the rules)", () => {
-    fc.assert(
-      fc.property(Arbitrary.make(Pet), (pet) => {
+  it.effect("generates only valid pets (the arbitrary respects the rules)", () =>
+    Effect.gen(function* () {
+      const pets = yield* Arbitrary.sampleEffect(Arbitrary.schema(Pet), { count: 100 })
+      expect(pets).toHaveLength(100)
+      for (const pet of pets) {
+        expect(pet).toBeInstanceOf(Pet)
         expect(petNameProblem(pet.name)).toBeUndefined()
         expect(Number.isSafeInteger(pet.id) && pet.id >= 1).toBe(true)
         expect(Number.isSafeInteger(pet.categoryId) && pet.categoryId >= 1).toBe(true)
-      })
-    )
-  })
+      }
+    })
+  )
 
   it("requires a status on a stored pet", () => {
     expect(issuesOf(Pet, { id: 1, name: "Rex", categoryId: 1 })).toStrictEqual([

@@ -1,7 +1,9 @@
 /**
  * packages/domain is pure: no I/O, no Node, no platform, SQL or adapter imports, and no dependency
- * besides `effect` (and `tldts` for the Public Suffix List). This test reads the sources to enforce it
- * (the test itself may use node:fs; the package may not).
+ * besides `effect` (and `tldts` for the Public Suffix List). Effect 4 ships HTTP, SQL, persistence,
+ * observability and the other platform modules inside `effect` itself, so the allowed `effect`
+ * imports are its core modules only. This test reads the sources to enforce it (the test itself may
+ * use node:fs; the package may not).
  */
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -11,12 +13,39 @@ import { describe, expect, it } from "@effect/vitest"
 const packageRoot = fileURLToPath(new URL("..", import.meta.url))
 const sourceRoot = join(packageRoot, "src")
 
+/** Effect 4's modules that do I/O, serve or call over a network, or only belong in tests. */
+const impureEffectModules = [
+  "unstable",
+  "http",
+  "http-api",
+  "sql",
+  "persistence",
+  "observability",
+  "cli",
+  "cluster",
+  "rpc",
+  "workflow",
+  "workers",
+  "socket",
+  "net",
+  "process",
+  "ai",
+  "devtools",
+  "eventlog",
+  "reactivity",
+  "graphql",
+  "testing"
+]
+/** Core modules of `effect` that are platform services (files, terminal, standard streams). */
+const platformServices = ["FileSystem", "Path", "Terminal", "Stdio", "PlatformError"]
+
 const forbidden: ReadonlyArray<RegExp> = [
   /^node:/,
   /^(fs|fs\/promises|http|https|http2|net|tls|dns|child_process|worker_threads|os|path|crypto)$/,
   /^pg(\/|$)/,
-  /^@effect\/platform/,
-  /^@effect\/sql/,
+  /^@effect\//,
+  new RegExp(`^effect/(${impureEffectModules.join("|")})(/|$)`),
+  new RegExp(`^effect/(${platformServices.join("|")})$`),
   /^@electric-sql\//,
   /^acme-client(\/|$)/,
   /^@petstore\//
@@ -35,12 +64,32 @@ const specifiersOf = (source: string): ReadonlyArray<string> => {
   return patterns.flatMap((pattern) => Array.from(source.matchAll(pattern), (match) => match[1] ?? ""))
 }
 
-const violationsOf = (source: string): ReadonlyArray<string> =>
-  specifiersOf(source).filter(
+/** The platform services named in imports from the `effect` barrel, as `effect#FileSystem`. */
+const barrelServicesOf = (source: string): ReadonlyArray<string> =>
+  Array.from(
+    source.matchAll(/\b(?:import|export)\b\s*(?:type\s*)?\{([^}]*)\}\s*from\s*["']effect["']/g),
+    (match) =>
+      (match[1] ?? "")
+        .split(",")
+        .map(
+          (name) =>
+            name
+              .trim()
+              .replace(/^type\s+/, "")
+              .split(/\s+as\s+/)[0] ?? ""
+        )
+        .filter((name) => platformServices.includes(name))
+        .map((name) => `effect#${name}`)
+  ).flat()
+
+const violationsOf = (source: string): ReadonlyArray<string> => [
+  ...specifiersOf(source).filter(
     (specifier) =>
       forbidden.some((pattern) => pattern.test(specifier)) ||
       !allowed.some((pattern) => pattern.test(specifier))
-  )
+  ),
+  ...barrelServicesOf(source)
+]
 
 const sourceFiles = readdirSync(sourceRoot, { recursive: true, encoding: "utf8" })
   .filter((file) => /\.(ts|tsx|mts|cts|js|mjs|cjs)$/.test(file))
@@ -59,8 +108,19 @@ describe("purity of packages/domain", () => {
       `export { x } from "@petstore/store-memory"`,
       `import fs from "fs"`,
       `import { lodash } from "lodash"`,
+      `import { HttpRouter } from "effect/http"`,
+      `import { HttpApiBuilder } from "effect/http-api"`,
+      `import * as SqlClient from "effect/sql/SqlClient"`,
+      `import { RateLimiter } from "effect/persistence"`,
+      `import { OtlpTracer } from "effect/observability"`,
+      `import { TestClock } from "effect/testing"`,
+      `import * as Http from "effect/unstable/http"`,
+      `import { NodeHttpServer } from "@effect/platform-node"`,
+      `import * as FileSystem from "effect/FileSystem"`,
+      `import { Effect, type Path, FileSystem as Files } from "effect"`,
       `import { Schema } from "effect"`,
       `import * as Arr from "effect/Array"`,
+      `import { Hex } from "effect/encoding"`,
       `import { parse } from "tldts"`,
       `import { PetId } from "./PetId.js"`
     ].join("\n")
@@ -72,9 +132,20 @@ describe("purity of packages/domain", () => {
       "@petstore/store-memory",
       "fs",
       "lodash",
+      "effect/http",
+      "effect/http-api",
+      "effect/sql/SqlClient",
+      "effect/persistence",
+      "effect/observability",
+      "effect/testing",
+      "effect/unstable/http",
+      "@effect/platform-node",
+      "effect/FileSystem",
       "@electric-sql/pglite",
       "acme-client",
-      "http"
+      "http",
+      "effect#Path",
+      "effect#FileSystem"
     ])
   })
 

@@ -1,16 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Either } from "effect"
+import { ConfigProvider, Duration, Effect, Result } from "effect"
 import { ApiKeyId, addressBucket, keyBucket, rateLimitConfig } from "../src/index.js"
 
 const load = (variables: Record<string, string>) =>
-  Effect.either(rateLimitConfig).pipe(
-    Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(variables))))
+  Effect.result(rateLimitConfig).pipe(
+    Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env: variables }))
   )
 
 describe("rate limit policies", () => {
   it.effect("default to 10,000 per key and 2,000 per address each minute", () =>
     Effect.gen(function* () {
-      const policies = Either.getOrThrow(yield* load({}))
+      const policies = Result.getOrThrow(yield* load({}))
       expect(policies.perKey).toEqual({ name: "api-key", limit: 10_000, window: Duration.seconds(60) })
       expect(policies.perAddress).toEqual({
         name: "client-address",
@@ -22,7 +22,7 @@ describe("rate limit policies", () => {
 
   it.effect("read the limits and the window from the environment", () =>
     Effect.gen(function* () {
-      const policies = Either.getOrThrow(
+      const policies = Result.getOrThrow(
         yield* load({
           PETSTORE_RATE_LIMIT_PER_KEY: "5",
           PETSTORE_RATE_LIMIT_PER_ADDRESS: "2",
@@ -43,7 +43,7 @@ describe("rate limit policies", () => {
     ["PETSTORE_RATE_LIMIT_WINDOW", "2 days"]
   ])("refuse %s=%s", ([name, value]) =>
     Effect.gen(function* () {
-      expect(Either.isLeft(yield* load({ [name]: value }))).toBe(true)
+      expect(Result.isFailure(yield* load({ [name]: value }))).toBe(true)
     })
   )
 

@@ -5,7 +5,6 @@
  * nothing internal ever reaches a client.
  */
 import { TLSSocket } from "node:tls"
-import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import {
   type CertificateStore,
@@ -16,6 +15,8 @@ import {
   resolveEdge
 } from "@petstore/domain"
 import { Effect, Option } from "effect"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import type * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { answerChallenge, isChallengePath } from "./AcmeChallenge.js"
 import {
   answerOverHttp,
@@ -45,10 +46,10 @@ const storageDeadline = "10 seconds"
 const guarded = <E, R>(answer: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
   answer.pipe(
     Effect.timeout(storageDeadline),
-    Effect.catchAll((error) =>
+    Effect.catch((error) =>
       Effect.as(Effect.logWarning("edge: storage failed, answered 503", error), unavailable)
     ),
-    Effect.catchAllDefect((defect) =>
+    Effect.catchDefect((defect) =>
       Effect.as(Effect.logError("edge: request failed, answered 500", defect), internalError)
     )
   )

@@ -5,7 +5,7 @@
 import { Schema } from "effect"
 
 export class EdgeError extends Schema.TaggedError<EdgeError>()("EdgeError", {
-  listener: Schema.Literal("http", "https"),
+  listener: Schema.Literals(["http", "https"]),
   host: Schema.String,
   port: Schema.Number,
   message: Schema.String

@@ -5,15 +5,15 @@
  * a status and a fixed sentence.
  */
 import { domainToASCII } from "node:url"
-import { HttpServerResponse } from "@effect/platform"
 import type { EdgeDecision } from "@petstore/domain"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { placeholderPage } from "./PlaceholderPage.js"
 
 /** The methods the edge answers; anything else is 405. */
 export const allowedMethods = ["GET", "HEAD"] as const
 
 export const isAllowedMethod = (method: string): boolean =>
-  (allowedMethods as ReadonlyArray<string>).includes(method)
+  allowedMethods.some((allowed) => allowed === method)
 
 /**
  * The name in a Host header or an SNI server name, as the domain compares names: lower case, no

@@ -8,7 +8,7 @@ import { createServer as createHttpServer } from "node:http"
 import { createServer as createHttpsServer } from "node:https"
 import type { Server, Socket } from "node:net"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Context, Duration, Effect, Layer } from "effect"
+import { Context, Duration, Effect, Layer, Scope } from "effect"
 import { type EdgeServices, httpApp, httpsApp } from "./EdgeApps.js"
 import { EdgeError } from "./EdgeError.js"
 import { makeSniCallback } from "./SniCertificates.js"
@@ -27,10 +27,10 @@ export interface ListenerAddress {
 }
 
 /** Where the listeners are bound, once they are. */
-export class EdgeAddresses extends Context.Tag("@petstore/edge/EdgeAddresses")<
+export class EdgeAddresses extends Context.Service<
   EdgeAddresses,
   { readonly http: ListenerAddress; readonly https: ListenerAddress }
->() {}
+>()("@petstore/edge/EdgeAddresses") {}
 
 /** How long a shutdown waits for requests in flight before it closes their connections. */
 const shutdownGrace = Duration.seconds(10)
@@ -59,7 +59,7 @@ const reasonOf = (error: Error): string => {
 
 /** Opens `server` on `host:port`; the address it is bound to (the chosen port, for port 0). */
 const listen = (server: Server, listener: Listener, host: string, port: number) =>
-  Effect.async<ListenerAddress, EdgeError>((resume) => {
+  Effect.callback<ListenerAddress, EdgeError>((resume) => {
     const onError = (error: Error) =>
       resume(
         Effect.fail(
@@ -85,7 +85,7 @@ const listen = (server: Server, listener: Listener, host: string, port: number) 
 
 /** Stops accepting, closes idle connections now and every other one after the grace period. */
 const close = (server: Server & { readonly closeIdleConnections: () => void }, sockets: Set<Socket>) =>
-  Effect.async<void>((resume) => {
+  Effect.callback<void>((resume) => {
     const timer = setTimeout(() => {
       for (const socket of sockets) socket.destroy()
     }, Duration.toMillis(shutdownGrace))
@@ -114,14 +114,21 @@ const open = (
 }
 
 export const layer = (options: EdgeOptions): Layer.Layer<EdgeAddresses, EdgeError, EdgeServices> =>
-  Layer.scoped(
+  Layer.effect(
     EdgeAddresses,
     Effect.gen(function* () {
-      const runtime = yield* Effect.runtime<EdgeServices>()
-      const httpServer = createHttpServer(serverTimeouts, yield* NodeHttpServer.makeHandler(httpApp))
+      const context = yield* Effect.context<EdgeServices>()
+      // The requests' fibers get a scope of their own, made before the listeners open and so closed
+      // after they have (finalizers run last-added first): a shutdown lets the requests in flight
+      // finish within the grace period rather than interrupting them as it begins.
+      const requests = yield* Scope.fork(yield* Effect.scope)
+      const httpServer = createHttpServer(
+        serverTimeouts,
+        yield* NodeHttpServer.makeHandler(httpApp, { scope: requests })
+      )
       const httpsServer = createHttpsServer(
-        { ...serverTimeouts, handshakeTimeout, SNICallback: makeSniCallback(runtime) },
-        yield* NodeHttpServer.makeHandler(httpsApp)
+        { ...serverTimeouts, handshakeTimeout, SNICallback: makeSniCallback(context) },
+        yield* NodeHttpServer.makeHandler(httpsApp, { scope: requests })
       )
       const http = yield* open(httpServer, "http", options.host, options.httpPort)
       const https = yield* open(httpsServer, "https", options.host, options.httpsPort)

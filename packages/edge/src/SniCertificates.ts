@@ -15,7 +15,7 @@ import {
   resolveEdge,
   type StoredCertificate
 } from "@petstore/domain"
-import { Effect, Exit, Option, Redacted, Runtime, Schema } from "effect"
+import { type Context, Effect, Exit, Option, Redacted, Schema } from "effect"
 import { hostName } from "./EdgeRequest.js"
 
 /** What choosing a certificate reads. */
@@ -71,13 +71,13 @@ type SniCallback = (
 ) => void
 
 /**
- * The `SNICallback` of the HTTPS server: looks the name up on `runtime` (which provides the stores)
+ * The `SNICallback` of the HTTPS server: looks the name up with `context` (which provides the stores)
  * and answers with its secure context, or refuses the handshake. Storage failures refuse too, and
  * are logged; the client only sees the handshake fail.
  */
-export const makeSniCallback = (runtime: Runtime.Runtime<SniServices>): SniCallback => {
+export const makeSniCallback = (context: Context.Context<SniServices>): SniCallback => {
   const secureContextOf = makeSecureContexts()
-  const run = Runtime.runCallback(runtime)
+  const run = Effect.runCallbackWith(context)
   return (servername, callback) => {
     const lookup = certificateFor(servername).pipe(
       Effect.timeout(lookupDeadline),
@@ -91,7 +91,7 @@ export const makeSniCallback = (runtime: Runtime.Runtime<SniServices>): SniCallb
             )
         })
       ),
-      Effect.tapErrorCause((cause) =>
+      Effect.tapCause((cause) =>
         Effect.logWarning("edge: no certificate could be chosen, the handshake is refused", cause)
       )
     )

@@ -140,7 +140,7 @@ layer(TestEdgeLive, { excludeTestServices: true, timeout: 60_000 })("the HTTPS l
     )
   })
 
-  it.scoped("stops serving a removed domain at once on a kept-alive connection", () =>
+  it.effect("stops serving a removed domain at once on a kept-alive connection", () =>
     Effect.gen(function* () {
       const { projectId, hostname } = yield* servedDomain("tls-kept", "docs.tls-kept.com")
       const port = yield* httpsPort
@@ -156,7 +156,7 @@ layer(TestEdgeLive, { excludeTestServices: true, timeout: 60_000 })("the HTTPS l
     })
   )
 
-  it.scoped("stops serving a downgraded project at once on a kept-alive connection", () =>
+  it.effect("stops serving a downgraded project at once on a kept-alive connection", () =>
     Effect.gen(function* () {
       const { projectId, hostname } = yield* servedDomain("tls-kept-free", "docs.tls-kept-free.com")
       const port = yield* httpsPort

@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import { DomainRepository, StorageError } from "@petstore/domain"
 import { MemoryStore } from "@petstore/store-memory"
-import { Context, Effect, Exit, Layer } from "effect"
+import { Cause, Context, type Duration, Effect, Exit, Fiber, Layer, Scope } from "effect"
 import { EdgeError } from "../src/EdgeError.js"
 import { EdgeAddresses, layer as edgeLayer } from "../src/EdgeServer.js"
 import { handshake, http, https, raw } from "./support/EdgeClient.js"
@@ -25,12 +25,12 @@ import {
 
 /** A port held by another server for the test's scope. */
 const occupiedPort = Effect.acquireRelease(
-  Effect.async<Server>((resume) => {
+  Effect.callback<Server>((resume) => {
     const server = createServer()
     server.listen({ host: "127.0.0.1", port: 0 }, () => resume(Effect.succeed(server)))
   }),
   (server) =>
-    Effect.async<void>((resume) => {
+    Effect.callback<void>((resume) => {
       server.close(() => resume(Effect.void))
     })
 ).pipe(
@@ -43,7 +43,7 @@ const occupiedPort = Effect.acquireRelease(
 const stores = Layer.merge(MemoryStore.layer, settingsLayer)
 
 describe("the edge's listeners", () => {
-  it.scoped("fail with an EdgeError naming the listener when the HTTP port is in use", () =>
+  it.effect("fail with an EdgeError naming the listener when the HTTP port is in use", () =>
     Effect.gen(function* () {
       const port = yield* occupiedPort
       const exit = yield* Effect.exit(
@@ -51,7 +51,9 @@ describe("the edge's listeners", () => {
       )
       expect(Exit.isFailure(exit)).toBe(true)
       if (Exit.isFailure(exit)) {
-        const error = exit.cause._tag === "Fail" ? exit.cause.error : undefined
+        const [reason, ...others] = exit.cause.reasons
+        expect(others).toEqual([])
+        const error = reason !== undefined && Cause.isFailReason(reason) ? reason.error : undefined
         expect(error).toBeInstanceOf(EdgeError)
         expect(error?.listener).toBe("http")
         expect(error?.message).toBe(
@@ -61,7 +63,7 @@ describe("the edge's listeners", () => {
     })
   )
 
-  it.scoped("fail with an EdgeError when the HTTPS port is in use, closing the HTTP listener again", () =>
+  it.effect("fail with an EdgeError when the HTTPS port is in use, closing the HTTP listener again", () =>
     Effect.gen(function* () {
       const port = yield* occupiedPort
       const free = yield* occupiedPort.pipe(Effect.scoped)
@@ -97,6 +99,38 @@ describe("the edge's listeners", () => {
   )
 })
 
+/** The in-memory domain repository, answering hostname lookups only after `delay`. */
+const slowLookups = (delay: Duration.Input) =>
+  Layer.effect(
+    DomainRepository,
+    Effect.map(DomainRepository, (domains) =>
+      DomainRepository.of({
+        ...domains,
+        findByHostname: (hostname) => Effect.delay(domains.findByHostname(hostname), delay)
+      })
+    )
+  ).pipe(Layer.provideMerge(MemoryStore.layer))
+
+describe("a shutdown", () => {
+  it.live("lets a request in flight finish, then closes", () =>
+    Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const bound = Context.get(
+        yield* Layer.buildWithScope(edgeOver(slowLookups("700 millis")), scope),
+        EdgeAddresses
+      )
+      const inFlight = yield* Effect.forkChild(http(bound.http.port, { host: "docs.unknown.com" }))
+      yield* Effect.sleep("200 millis")
+      yield* Scope.close(scope, Exit.void)
+      const answer = yield* Fiber.join(inFlight)
+      expect(answer.status).toBe(404)
+      expect(answer.body).toBe("Not found\n")
+      const refused = yield* Effect.flip(raw(bound.http.port, ""))
+      expect(refused.message).toContain("ECONNREFUSED")
+    })
+  )
+})
+
 /** The in-memory domain repository, except that looking a hostname up fails once `broken` is set. */
 const failingLookups = (broken: { value: boolean }) =>
   Layer.effect(
@@ -118,7 +152,7 @@ const failingLookups = (broken: { value: boolean }) =>
   )
 
 describe("a storage failure", () => {
-  it.scoped("is 503 without detail on both listeners, and refuses new handshakes", () => {
+  it.effect("is 503 without detail on both listeners, and refuses new handshakes", () => {
     const broken = { value: false }
     const storage = failingLookups(broken).pipe(Layer.provideMerge(MemoryStore.layer))
     return Effect.gen(function* () {

@@ -1,81 +1,139 @@
 /**
  * The bearer-key check behind the `Authentication` middleware. It reads the raw `Authorization`
- * header itself: the platform's bearer decoder neither checks the scheme nor rejects a missing header.
+ * header itself: the platform's bearer decoder does not tell a missing header from another scheme.
  * A valid key's request takes a token from the key's bucket; a request without one from the client
  * address's bucket before it is refused, so guessing keys is limited too.
+ *
+ * The check is a plain function of the request (`makeRequestAdmission`), deciding the caller or the
+ * refusal and the headers either answer carries, so a route outside `HttpApi` runs exactly the same
+ * one and puts the headers on the response it builds; the middleware hands them to `HttpApi`'s
+ * response as pre-response headers.
  */
-import { HttpServerRequest } from "@effect/platform"
-import { Authentication, Unauthorized, Unavailable } from "@petstore/api"
+import { Authentication, CurrentCaller, type RateLimited, Unauthorized, Unavailable } from "@petstore/api"
 import {
   ApiKeyRepository,
   addressBucket,
-  authenticate,
+  authenticateWith,
+  type Caller,
   keyBucket,
   RateLimits,
-  Sha256
+  Sha256,
+  type StorageError,
+  type Unauthenticated
 } from "@petstore/domain"
 import { Effect, Layer, Option } from "effect"
+import { HttpServerRequest } from "effect/http/HttpServerRequest"
+import { prebuiltError, type Refusal } from "./ErrorResponse.js"
 import { RequestRateLimiter } from "./RequestRateLimiter.js"
-import { appendResponseHeaders } from "./ResponseHeaders.js"
+import { appendResponseHeaders, noHeaders, type ResponseHeaders } from "./ResponseHeaders.js"
 
-const realm = 'Bearer realm="petstore"'
+const challengeWithoutToken = 'Bearer realm="petstore"'
+const challengeInvalidToken = `${challengeWithoutToken}, error="invalid_token"`
 
-const challenge = (tokenPresented: boolean) =>
-  appendResponseHeaders({ "www-authenticate": tokenPresented ? `${realm}, error="invalid_token"` : realm })
+const missingKey = prebuiltError(
+  new Unauthorized({
+    code: "unauthorized",
+    message: "an API key is required: Authorization: Bearer <key>",
+    status: 401
+  })
+)
+const invalidKey = prebuiltError(
+  new Unauthorized({
+    code: "unauthorized",
+    message: "the API key is not valid",
+    status: 401
+  })
+)
+
+const unavailable: Refusal<Unavailable> = {
+  error: prebuiltError(
+    new Unavailable({ code: "unavailable", message: "the service is temporarily unavailable", status: 503 })
+  ),
+  headers: noHeaders
+}
+
+const lookupFailed = (error: StorageError) =>
+  Effect.andThen(Effect.logWarning("API key lookup failed", error.cause), Effect.fail(unavailable))
+
+/** A request that passed the key and rate checks: who calls, and the headers of its answer. */
+export interface Admitted {
+  readonly caller: Caller
+  readonly headers: ResponseHeaders
+}
+
+/** Checks one request's key and rate limit: the caller, or the refusal to answer with. */
+export type RequestAdmission = (
+  request: HttpServerRequest
+) => Effect.Effect<Admitted, Refusal<Unauthorized | RateLimited | Unavailable>>
+
+export const makeRequestAdmission: Effect.Effect<
+  RequestAdmission,
+  never,
+  ApiKeyRepository | RateLimits | RequestRateLimiter
+> = Effect.gen(function* () {
+  const authenticate = authenticateWith(yield* ApiKeyRepository, yield* Sha256)
+  const limits = yield* RateLimits
+  const limiter = yield* RequestRateLimiter
+
+  // The refusal takes a token from the client address's bucket first: a 429 when it is empty.
+  const refuse = (request: HttpServerRequest, error: Unauthenticated) =>
+    Effect.flatMap(
+      limiter.take(
+        addressBucket(
+          limits,
+          Option.getOrElse(request.remoteAddress, () => "unknown")
+        )
+      ),
+      (rateHeaders) =>
+        Effect.fail({
+          error: error.tokenPresented ? invalidKey : missingKey,
+          headers: {
+            "www-authenticate": error.tokenPresented ? challengeInvalidToken : challengeWithoutToken,
+            ...rateHeaders
+          }
+        })
+    )
+
+  const admitted = (caller: Caller) =>
+    Effect.map(limiter.take(keyBucket(limits, caller.keyId)), (headers): Admitted => ({ caller, headers }))
+
+  return (request) =>
+    Effect.matchEffect(authenticate(request.headers.authorization), {
+      onSuccess: admitted,
+      onFailure: (error): Effect.Effect<never, Refusal<Unauthorized | RateLimited | Unavailable>> =>
+        error._tag === "Unauthenticated" ? refuse(request, error) : lookupFailed(error)
+    })
+})
+
+/** Checks one request's key and rate limit: the caller, or the error body to answer with. */
+export type RequestAuthenticator = (
+  request: HttpServerRequest
+) => Effect.Effect<Caller, Unauthorized | RateLimited | Unavailable>
+
+/** `makeRequestAdmission` for `HttpApi`: the headers go on the current request's response. */
+export const makeRequestAuthenticator: Effect.Effect<
+  RequestAuthenticator,
+  never,
+  ApiKeyRepository | RateLimits | RequestRateLimiter
+> = Effect.map(
+  makeRequestAdmission,
+  (admit) => (request) =>
+    Effect.matchEffect(admit(request), {
+      onSuccess: ({ caller, headers }) => Effect.as(appendResponseHeaders(headers), caller),
+      onFailure: ({ error, headers }) => Effect.andThen(appendResponseHeaders(headers), Effect.fail(error))
+    })
+)
 
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.gen(function* () {
-    const keys = yield* ApiKeyRepository
-    const sha256 = yield* Sha256
-    const limits = yield* RateLimits
-    const limiter = yield* RequestRateLimiter
-    return {
-      apiKey: () =>
-        Effect.gen(function* () {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const caller = yield* authenticate(request.headers.authorization).pipe(
-            Effect.provideService(ApiKeyRepository, keys),
-            Effect.provideService(Sha256, sha256),
-            Effect.tapErrorTag("Unauthenticated", () =>
-              limiter.admit(
-                addressBucket(
-                  limits,
-                  Option.getOrElse(request.remoteAddress, () => "unknown")
-                )
-              )
-            )
+  Effect.map(makeRequestAuthenticator, (authenticateRequest) =>
+    Authentication.of({
+      apiKey: (httpEffect) =>
+        Effect.flatMap(HttpServerRequest, (request) =>
+          Effect.flatMap(authenticateRequest(request), (caller) =>
+            Effect.provideService(httpEffect, CurrentCaller, caller)
           )
-          yield* limiter.admit(keyBucket(limits, caller.keyId))
-          return caller
-        }).pipe(
-          Effect.catchTags({
-            Unauthenticated: (error) =>
-              Effect.zipRight(
-                challenge(error.tokenPresented),
-                Effect.fail(
-                  new Unauthorized({
-                    code: "unauthorized",
-                    message: error.tokenPresented
-                      ? "the API key is not valid"
-                      : "an API key is required: Authorization: Bearer <key>",
-                    status: 401
-                  })
-                )
-              ),
-            StorageError: (error) =>
-              Effect.zipRight(
-                Effect.logWarning("API key lookup failed", error.cause),
-                Effect.fail(
-                  new Unavailable({
-                    code: "unavailable",
-                    message: "the service is temporarily unavailable",
-                    status: 503
-                  })
-                )
-              )
-          })
         )
-    }
-  })
+    })
+  )
 )

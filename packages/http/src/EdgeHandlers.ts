@@ -2,20 +2,20 @@
  * The serving edge's question, answered from current state on every call, so a removal or a
  * downgrade takes effect on the very next request.
  */
-import { HttpApiBuilder } from "@effect/platform"
 import { NotFound, PetstoreApi } from "@petstore/api"
 import { resolveEdge } from "@petstore/domain"
 import { Effect } from "effect"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { storageUnavailable } from "./StorageUnavailable.js"
 
 export const EdgeHandlers = HttpApiBuilder.group(PetstoreApi, "edge", (handlers) =>
-  handlers.handle("resolveHost", ({ urlParams }) =>
-    Effect.flatMap(resolveEdge(urlParams.host), (decision) =>
+  handlers.handle("resolveHost", ({ query }) =>
+    Effect.flatMap(resolveEdge(query.host), (decision) =>
       decision.action === "none"
         ? Effect.fail(
             new NotFound({
               code: "not_found",
-              message: `nothing is served at ${JSON.stringify(urlParams.host)}`,
+              message: `nothing is served at ${JSON.stringify(query.host)}`,
               status: 404
             })
           )

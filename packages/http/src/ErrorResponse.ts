@@ -2,10 +2,11 @@
  * Turns every failure of a request into the one error body, `{code, message, status}`. This is the
  * only place where failures become responses, so no stack trace, SQL or internal detail can slip out
  * through a forgotten path: anything unrecognised is logged and answered as a plain 500.
+ *
+ * `HttpApi` encodes the errors an operation declares itself; what reaches this module is the rest: a
+ * request it could not decode (a defect carrying `HttpApiSchemaError`), a path no route matches, a
+ * body it could not read, an interruption, and anything unexpected.
  */
-
-import type { HttpServerRequest } from "@effect/platform"
-import { HttpApiError, HttpServerError, HttpServerResponse } from "@effect/platform"
 import {
   ApiError,
   InternalError,
@@ -15,8 +16,13 @@ import {
   PayloadTooLarge,
   Unavailable
 } from "@petstore/api"
-import { Cause, Effect, Option, Schema } from "effect"
+import { Cause, Effect, Schema, SchemaIssue } from "effect"
+import * as HttpServerError from "effect/http/HttpServerError"
+import type { HttpServerRequest } from "effect/http/HttpServerRequest"
+import type * as HttpServerResponse from "effect/http/HttpServerResponse"
+import { HttpApiSchemaError } from "effect/http-api/HttpApiError"
 import { allowedMethods } from "./AllowedMethods.js"
+import { jsonResponse, noHeaders, type ResponseHeaders } from "./ResponseHeaders.js"
 
 /** How long a client should wait before retrying after a 503. */
 export const unavailableRetryAfterSeconds = 5
@@ -30,17 +36,41 @@ export const errorBody = (error: ApiError) => ({
   status: error.status
 })
 
+/** An error answer decided before an operation runs (a key or a rate limit), with its headers. */
+export interface Refusal<E extends ApiError = ApiError> {
+  readonly error: E
+  readonly headers: ResponseHeaders
+}
+
+/** The bodies of errors made once and answered on many requests (`prebuiltError`). */
+const prebuiltBodies = new Map<ApiError, string>()
+
+/**
+ * Marks an error made once at startup and answered often (a missing key on every unauthenticated
+ * request): its body is serialised now, not on each answer.
+ */
+export const prebuiltError = <E extends ApiError>(error: E): E => {
+  prebuiltBodies.set(error, JSON.stringify(errorBody(error)))
+  return error
+}
+
+const retryAfterUnavailable = String(unavailableRetryAfterSeconds)
+
 export const errorResponse = (
   error: ApiError,
-  headers: Readonly<Record<string, string>> = {}
-): HttpServerResponse.HttpServerResponse => {
-  const extra: Record<string, string> = { ...headers }
-  if (error.status === 503 && extra["retry-after"] === undefined) {
-    extra["retry-after"] = String(unavailableRetryAfterSeconds)
-  }
+  headers: ResponseHeaders = noHeaders
+): HttpServerResponse.HttpServerResponse =>
+  jsonResponse(
+    prebuiltBodies.get(error) ?? JSON.stringify(errorBody(error)),
+    error.status,
+    error.status === 503 && headers["retry-after"] === undefined
+      ? { ...headers, "retry-after": retryAfterUnavailable }
+      : headers
+  )
 
-  return HttpServerResponse.unsafeJson(errorBody(error), { status: error.status, headers: extra })
-}
+/** The answer to a refused request. */
+export const refusalResponse = (refusal: Refusal): HttpServerResponse.HttpServerResponse =>
+  errorResponse(refusal.error, refusal.headers)
 
 /** `["limit"]` + "must be…" → "limit: must be…"; the body itself is called `body`. */
 export const describeDecodeIssue = (issue: {
@@ -48,83 +78,95 @@ export const describeDecodeIssue = (issue: {
   readonly message: string
 }) => {
   if (issue.path.length === 0) return "body: must be a JSON object with the documented fields"
-  const rule = issue.message === "is missing" ? "is required" : issue.message
-  return `${issue.path.map(String).join(".")}: ${rule}`
+  return `${issue.path.map(String).join(".")}: ${issue.message}`
 }
 
-const decodeErrorMessage = (error: HttpApiError.HttpApiDecodeError): string => {
-  const first = error.issues[0]
-  return first === undefined ? "request: is malformed" : describeDecodeIssue(first)
+/** A field that is absent reads `is required`; any other rule as its schema words it. */
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1({
+  leafHook: (issue) => (issue._tag === "MissingKey" ? "is required" : SchemaIssue.defaultLeafHook(issue))
+})
+
+/** The 400 of a request whose parameters, headers or body break `issue`; only the first problem is told. */
+export const invalidRequestForIssue = (issue: SchemaIssue.Issue): InvalidRequest => {
+  const first = formatIssues(issue).issues[0]
+  const path = (first?.path ?? []).map((segment) => (typeof segment === "object" ? segment.key : segment))
+  return new InvalidRequest({
+    code: "invalid_request",
+    message:
+      first === undefined ? "request: is malformed" : describeDecodeIssue({ path, message: first.message }),
+    status: 400
+  })
 }
 
-const isBodyTooLarge = (error: HttpServerError.RequestError): boolean =>
-  error.cause instanceof Error && error.cause.message === "maxBytes exceeded"
+/** The 400 of a request `HttpApi` could not decode. */
+export const invalidRequestFor = (error: HttpApiSchemaError): InvalidRequest =>
+  invalidRequestForIssue(error.cause.issue)
 
-const routeNotFoundResponse = (request: HttpServerRequest.HttpServerRequest) => {
-  // The raw path, not a URL parse: `//host/...` would read as a host, and odd text make it throw.
-  const path = request.url.split("?")[0] ?? ""
+/** A request's path was read as text, not parsed as a URL: `//host/...` would read as a host. */
+const pathOf = (request: HttpServerRequest): string => request.url.split("?")[0] ?? ""
+
+/** No route took the request: 404, or 405 with `Allow` when the path exists with other methods. */
+export const routeNotFoundResponse = (request: HttpServerRequest): HttpServerResponse.HttpServerResponse => {
+  const path = pathOf(request)
   const allowed = allowedMethods(path)
   // The method is allowed on this shape of path, yet no route took it (an undecodable segment such
   // as `%zz`): there is no such resource, rather than a wrong method.
   if (allowed.length === 0 || allowed.includes(request.method)) {
     return errorResponse(new NotFound({ code: "not_found", message: `no resource at ${path}`, status: 404 }))
   }
-  return HttpServerResponse.unsafeJson(
-    {
+  return jsonResponse(
+    JSON.stringify({
       code: "method_not_allowed",
       message: `${request.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`,
       status: 405
-    },
-    { status: 405, headers: { allow: allowed.join(", ") } }
+    }),
+    405,
+    { allow: allowed.join(", ") }
   )
 }
 
 const internal = new InternalError({ code: "internal", message: "internal error", status: 500 })
 
+const interrupted = errorResponse(
+  new Unavailable({ code: "unavailable", message: "the request was interrupted", status: 503 })
+)
+
+const tooLarge = errorResponse(
+  new PayloadTooLarge({
+    code: "payload_too_large",
+    message: `body: must be at most ${maxRequestBodyBytes} bytes`,
+    status: 413
+  })
+)
+
+const malformedJson = errorResponse(
+  new InvalidRequest({ code: "invalid_request", message: "body: must be valid JSON", status: 400 })
+)
+
+const unexpected = (cause: Cause.Cause<unknown>) =>
+  Effect.as(Effect.logError("request failed unexpectedly", cause), errorResponse(internal))
+
 /** The response for a request that failed with `cause`; unknown failures are logged, never shown. */
 export const responseForCause = (
   cause: Cause.Cause<unknown>,
-  request: HttpServerRequest.HttpServerRequest
+  request: HttpServerRequest
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
-  if (Cause.isInterruptedOnly(cause)) {
-    return Effect.succeed(
-      errorResponse(
-        new Unavailable({ code: "unavailable", message: "the request was interrupted", status: 503 })
-      )
-    )
+  if (Cause.hasInterruptsOnly(cause)) return Effect.succeed(interrupted)
+  const reason = cause.reasons.find(Cause.isFailReason) ?? cause.reasons.find(Cause.isDieReason)
+  if (reason === undefined) return unexpected(cause)
+  const error = reason._tag === "Fail" ? reason.error : reason.defect
+  if (isApiError(error)) return Effect.succeed(errorResponse(error))
+  if (HttpApiSchemaError.is(error)) {
+    // A response the server could not encode is its own fault, not the client's.
+    if (error.kind === "Body" || error.kind === "ResponseHeaders") return unexpected(cause)
+    return Effect.succeed(errorResponse(invalidRequestFor(error)))
   }
-  const failure = Option.orElse(Cause.failureOption(cause), () => Cause.dieOption(cause))
-  if (Option.isSome(failure)) {
-    const error = failure.value
-    if (isApiError(error)) return Effect.succeed(errorResponse(error))
-    if (error instanceof HttpApiError.HttpApiDecodeError) {
-      return Effect.succeed(
-        errorResponse(
-          new InvalidRequest({ code: "invalid_request", message: decodeErrorMessage(error), status: 400 })
-        )
-      )
-    }
-    if (HttpServerError.isServerError(error)) {
-      if (error._tag === "RouteNotFound") return Effect.succeed(routeNotFoundResponse(request))
-      if (error._tag === "RequestError" && isBodyTooLarge(error)) {
-        return Effect.succeed(
-          errorResponse(
-            new PayloadTooLarge({
-              code: "payload_too_large",
-              message: `body: must be at most ${maxRequestBodyBytes} bytes`,
-              status: 413
-            })
-          )
-        )
-      }
-      if (error._tag === "RequestError" && error.reason === "Decode") {
-        return Effect.succeed(
-          errorResponse(
-            new InvalidRequest({ code: "invalid_request", message: "body: must be valid JSON", status: 400 })
-          )
-        )
-      }
+  if (HttpServerError.isHttpServerError(error)) {
+    const serverError = error.reason
+    if (serverError._tag === "RouteNotFound") return Effect.succeed(routeNotFoundResponse(request))
+    if (serverError._tag === "RequestParseError") {
+      return Effect.succeed(serverError.reason === "BodyTooLarge" ? tooLarge : malformedJson)
     }
   }
-  return Effect.logError("request failed unexpectedly", cause).pipe(Effect.as(errorResponse(internal)))
+  return unexpected(cause)
 }

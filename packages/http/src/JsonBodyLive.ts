@@ -1,15 +1,22 @@
 /**
- * The `JsonBody` middleware: a body must be declared as JSON and must fit in 64 KiB.
+ * The `JsonBody` middleware: a body must be declared as JSON, must fit in 64 KiB and must parse.
  *
  * A declared `Content-Length` over the limit is refused before a byte of the body is read. A body
  * streamed without one is read here, up to the limit: past it the rest is drained and discarded (never
  * kept in memory) while the 413 is sent, so the client sees the answer instead of a reset connection.
+ * Malformed JSON is refused here with its own message; its fields are then `HttpApi`'s to decode.
  */
-import type { IncomingMessage } from "node:http"
-import { HttpServerRequest } from "@effect/platform"
+import type { Readable } from "node:stream"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import { JsonBody, maxRequestBodyBytes, PayloadTooLarge, UnsupportedMediaType } from "@petstore/api"
+import {
+  InvalidRequest,
+  JsonBody,
+  maxRequestBodyBytes,
+  PayloadTooLarge,
+  UnsupportedMediaType
+} from "@petstore/api"
 import { Effect, Layer, Option } from "effect"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
 
 /**
  * `application/json`, with or without parameters such as `charset`. Other `+json` types are refused
@@ -27,9 +34,21 @@ const tooLarge = new PayloadTooLarge({
   status: 413
 })
 
+const notJson = new UnsupportedMediaType({
+  code: "unsupported_media_type",
+  message: "Content-Type: must be application/json",
+  status: 415
+})
+
+const malformed = new InvalidRequest({
+  code: "invalid_request",
+  message: "body: must be valid JSON",
+  status: 400
+})
+
 /** The whole body if it fits in `limit` bytes; past the limit the rest is drained unread. */
-const readAtMost = (source: IncomingMessage, limit: number) =>
-  Effect.async<Option.Option<Buffer>>((resume) => {
+const readAtMost = (source: Readable, limit: number) =>
+  Effect.callback<Option.Option<Buffer>>((resume) => {
     const chunks: Array<Buffer> = []
     let size = 0
     let exceeded = false
@@ -61,24 +80,57 @@ const withBufferedBody = (request: HttpServerRequest.HttpServerRequest, body: Bu
   )
 }
 
-export const JsonBodyLive = Layer.succeed(
-  JsonBody,
-  Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const length = request.headers["content-length"]
-    if (length !== undefined && Number(length) > maxRequestBodyBytes) return yield* Effect.fail(tooLarge)
-    if (!isJsonMediaType(request.headers["content-type"])) {
-      return yield* Effect.fail(
-        new UnsupportedMediaType({
-          code: "unsupported_media_type",
-          message: "Content-Type: must be application/json",
-          status: 415
-        })
+/** The body's JSON value (`undefined` for an empty body, left to the operation's decoding). */
+const parseJson = (text: string): Option.Option<unknown> => {
+  if (text === "") return Option.some(undefined)
+  try {
+    return Option.some(JSON.parse(text))
+  } catch {
+    return Option.none()
+  }
+}
+
+/** A body that passed the checks: the request to decode it from, and the JSON value it holds. */
+export interface CheckedJsonBody {
+  readonly request: HttpServerRequest.HttpServerRequest
+  readonly json: unknown
+}
+
+/**
+ * The checks of a JSON body in the contract's order: declared size, media type, size as read, syntax.
+ * The middleware hands the request on to `HttpApi`; a plain route decodes `json` itself, parsed once.
+ */
+export const checkJsonBody = (
+  request: HttpServerRequest.HttpServerRequest
+): Effect.Effect<CheckedJsonBody, PayloadTooLarge | UnsupportedMediaType | InvalidRequest> => {
+  const length = request.headers["content-length"]
+  if (length !== undefined && Number(length) > maxRequestBodyBytes) return Effect.fail(tooLarge)
+  if (!isJsonMediaType(request.headers["content-type"])) return Effect.fail(notJson)
+  const streamed = length === undefined && request.headers["transfer-encoding"] !== undefined
+  const buffered = streamed
+    ? Effect.flatMap(
+        readAtMost(NodeHttpServerRequest.toIncomingMessage(request), maxRequestBodyBytes),
+        (body) =>
+          Option.isNone(body) ? Effect.fail(tooLarge) : Effect.succeed(withBufferedBody(request, body.value))
       )
-    }
-    if (length !== undefined || request.headers["transfer-encoding"] === undefined) return request
-    const body = yield* readAtMost(NodeHttpServerRequest.toIncomingMessage(request), maxRequestBodyBytes)
-    if (Option.isNone(body)) return yield* Effect.fail(tooLarge)
-    return withBufferedBody(request, body.value)
-  })
+    : Effect.succeed(request)
+  return Effect.flatMap(buffered, (readable) =>
+    // A body that cannot be read is the lifecycle's to answer (413 past the limit, else 400).
+    Effect.flatMap(Effect.orDie(readable.text), (text) => {
+      const json = parseJson(text)
+      return Option.isNone(json)
+        ? Effect.fail(malformed)
+        : Effect.succeed({ request: readable, json: json.value })
+    })
+  )
+}
+
+export const JsonBodyLive = Layer.succeed(JsonBody, (httpEffect) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    Effect.flatMap(checkJsonBody(request), ({ request: accepted }) =>
+      accepted === request
+        ? httpEffect
+        : Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, accepted)
+    )
+  )
 )

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { ApiKeyRepository, constantTimeEquals } from "@petstore/domain"
-import { Effect, Layer, Runtime, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import {
   adminEndpointFileName,
   InsertRequest,
@@ -21,7 +21,7 @@ import {
 const maxBodyBytes = 16 * 1024
 
 const readBody = (request: IncomingMessage) =>
-  Effect.async<string, Error>((resume) => {
+  Effect.callback<string, Error>((resume) => {
     let body = ""
     request.setEncoding("utf8")
     request.on("data", (chunk: string) => {
@@ -41,10 +41,10 @@ const send = (response: ServerResponse, status: number, body?: string) => {
 }
 
 export const layer = (options: { readonly directory: string }) =>
-  Layer.scopedDiscard(
+  Layer.effectDiscard(
     Effect.gen(function* () {
       const keys = yield* ApiKeyRepository
-      const runtime = yield* Effect.runtime<never>()
+      const runFork = Effect.runForkWith(yield* Effect.context<never>())
       const token = randomBytes(32).toString("base64url")
 
       const handle = (request: IncomingMessage, response: ServerResponse) =>
@@ -53,21 +53,21 @@ export const layer = (options: { readonly directory: string }) =>
           if (!constantTimeEquals(presented, token)) return send(response, 401)
           const route = `${request.method} ${request.url}`
           if (route === "GET /api-keys") {
-            return send(response, 200, yield* Schema.encode(ListResponse)(yield* keys.list))
+            return send(response, 200, yield* Schema.encodeEffect(ListResponse)(yield* keys.list))
           }
           if (route === "POST /api-keys") {
-            yield* keys.insert(yield* Schema.decode(InsertRequest)(yield* readBody(request)))
+            yield* keys.insert(yield* Schema.decodeEffect(InsertRequest)(yield* readBody(request)))
             return send(response, 204)
           }
           if (route === "POST /api-keys/revoke") {
-            const { at, id } = yield* Schema.decode(RevokeRequest)(yield* readBody(request))
+            const { at, id } = yield* Schema.decodeEffect(RevokeRequest)(yield* readBody(request))
             const revoked = yield* keys.revoke(id, at)
-            return send(response, 200, yield* Schema.encode(RevokeResponse)({ revoked }))
+            return send(response, 200, yield* Schema.encodeEffect(RevokeResponse)({ revoked }))
           }
           return send(response, 404)
         }).pipe(
-          Effect.catchAllCause((cause) =>
-            Effect.zipRight(
+          Effect.catchCause((cause) =>
+            Effect.andThen(
               Effect.logWarning("key administration request failed", cause),
               Effect.sync(() => send(response, 500))
             )
@@ -75,17 +75,17 @@ export const layer = (options: { readonly directory: string }) =>
         )
 
       const server = createServer((request, response) => {
-        Runtime.runFork(runtime)(handle(request, response))
+        runFork(handle(request, response))
       })
       const address = yield* Effect.acquireRelease(
-        Effect.async<AddressInfo, Error>((resume) => {
+        Effect.callback<AddressInfo, Error>((resume) => {
           server.once("error", (error) => resume(Effect.fail(error)))
           server.listen({ host: "127.0.0.1", port: 0 }, () => {
             resume(Effect.succeed(server.address() as AddressInfo))
           })
         }),
         () =>
-          Effect.async<void>((resume) => {
+          Effect.callback<void>((resume) => {
             server.close(() => resume(Effect.void))
           })
       )

@@ -1,11 +1,12 @@
 /**
- * The domain's SHA-256 on Node's `createHash`: synchronous, and several times cheaper per call than
- * the Web Crypto default, which every authenticated request pays once.
+ * The domain's SHA-256 on Node's one-shot `crypto.hash`: synchronous, and several times cheaper per
+ * call than the Web Crypto default (and half the cost of `createHash`), which every authenticated
+ * request pays once.
  */
-import { createHash } from "node:crypto"
-import { Sha256 } from "@petstore/domain"
+import { hash } from "node:crypto"
+import { Sha256, type Sha256Hex } from "@petstore/domain"
 import { Effect, Layer } from "effect"
 
-export const nodeSha256 = (text: string) => Effect.sync(() => createHash("sha256").update(text).digest("hex"))
+export const nodeSha256: Sha256Hex = (text) => Effect.sync(() => hash("sha256", text, "hex"))
 
-export const layer: Layer.Layer<never> = Layer.succeedContext(Sha256.context(nodeSha256))
+export const layer = Layer.succeed(Sha256, nodeSha256)

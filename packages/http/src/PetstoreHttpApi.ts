@@ -1,15 +1,19 @@
 /**
- * The implemented `PetstoreApi`: handlers, middleware, the OpenAPI document at `/v1/openapi.json` and
- * the interactive reference at `/docs`, the metrics at `/metrics`. It needs the domain's ports, the rate limits and a store for
- * their counters (`RateLimiterStore`: memory or Redis, the app's choice), and nothing else.
+ * The implemented `PetstoreApi`: handlers, middleware, the OpenAPI document at `/v1/openapi.json`, the
+ * interactive reference at `/docs` and the metrics at `/metrics`, built into one HTTP app
+ * (`PetstoreHttpApp`) that the server serves. It needs the domain's ports, the rate limits and a store
+ * for their counters (`RateLimiterStore`: memory or Redis, the app's choice), and nothing else.
  */
-import { RateLimiter } from "@effect/experimental"
-import { HttpApiBuilder } from "@effect/platform"
-import * as HttpApiScalar from "@effect/platform/HttpApiScalar"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { PetstoreApi } from "@petstore/api"
-import { Layer } from "effect"
-import { ApiErrorMapping } from "./ApiErrorMapping.js"
-import { AuthenticationLive } from "./AuthenticationLive.js"
+import { Context, Effect, Layer, type Scope } from "effect"
+import * as HttpRouter from "effect/http/HttpRouter"
+import * as HttpServerError from "effect/http/HttpServerError"
+import type { HttpServerRequest } from "effect/http/HttpServerRequest"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
+import * as HttpApiScalar from "effect/http-api/HttpApiScalar"
+import * as RateLimiter from "effect/persistence/RateLimiter"
+import { AuthenticationLive, makeRequestAdmission } from "./AuthenticationLive.js"
 import { EdgeHandlers } from "./EdgeHandlers.js"
 import { GetPetDeprecationLive } from "./GetPetDeprecationLive.js"
 import { HealthHandlers } from "./HealthHandlers.js"
@@ -17,19 +21,10 @@ import * as HttpMetrics from "./HttpMetrics.js"
 import { JsonBodyLive } from "./JsonBodyLive.js"
 import * as NodeSha256 from "./NodeSha256.js"
 import { PetsHandlers } from "./PetsHandlers.js"
+import { petsRoutes } from "./PetsRoutes.js"
 import { ProjectsHandlers } from "./ProjectsHandlers.js"
 import { docsPath, openApiPath } from "./PublicPaths.js"
 import * as RequestRateLimiter from "./RequestRateLimiter.js"
-
-const ApiLive = HttpApiBuilder.api(PetstoreApi).pipe(
-  Layer.provide([PetsHandlers, HealthHandlers, ProjectsHandlers, EdgeHandlers]),
-  Layer.provide([
-    AuthenticationLive.pipe(Layer.provide(NodeSha256.layer)),
-    JsonBodyLive,
-    GetPetDeprecationLive
-  ]),
-  Layer.provide(RequestRateLimiter.layer.pipe(Layer.provide(RateLimiter.layer)))
-)
 
 /**
  * The version of the Scalar reference UI `/docs` loads from jsDelivr. Embedding it instead (the
@@ -38,9 +33,65 @@ const ApiLive = HttpApiBuilder.api(PetstoreApi).pipe(
  */
 export const scalarVersion = "1.39.3"
 
-export const PetstoreHttpApiLive = Layer.mergeAll(
-  ApiErrorMapping,
-  HttpApiBuilder.middlewareOpenApi({ path: openApiPath }),
-  HttpApiScalar.layerCdn({ path: docsPath, version: scalarVersion }),
+const Middleware = Layer.mergeAll(
+  AuthenticationLive.pipe(Layer.provide(NodeSha256.layer)),
+  JsonBodyLive,
+  GetPetDeprecationLive
+)
+
+const Handlers = Layer.mergeAll(PetsHandlers, HealthHandlers, ProjectsHandlers, EdgeHandlers).pipe(
+  Layer.provide(Middleware)
+)
+
+const Routes = Layer.mergeAll(
+  HttpApiBuilder.layer(PetstoreApi, { openapiPath: openApiPath }).pipe(Layer.provide(Handlers)),
+  HttpApiScalar.layerCdn(PetstoreApi, { path: docsPath, version: scalarVersion }),
   HttpMetrics.MetricsRoute
-).pipe(Layer.provideMerge(ApiLive), Layer.provideMerge(HttpMetrics.layer))
+).pipe(Layer.provide(NodeHttpServer.layerHttpServices))
+
+const isRouteNotFound = (error: unknown): boolean =>
+  HttpServerError.isHttpServerError(error) && error.reason._tag === "RouteNotFound"
+
+export interface PetstoreHttpApiOptions {
+  /**
+   * Whether the animal operations are answered by their plain routes (`PetsRoutes`, the default) or
+   * by their `HttpApi` handlers, the reference the routes are tested against.
+   */
+  readonly petsRoutes?: boolean
+}
+
+const makeApp = (options: PetstoreHttpApiOptions) =>
+  Effect.gen(function* () {
+    const api = yield* HttpRouter.toHttpEffect(Routes)
+    if (options.petsRoutes === false) return api
+    const routes = yield* HttpRouter.toHttpEffect(HttpRouter.addAll(petsRoutes(yield* makeRequestAdmission)))
+    // Any other request is the API's: it routes it, or answers 404/405 through the lifecycle.
+    return Effect.catch(routes, (error) => (isRouteNotFound(error) ? api : Effect.fail(error)))
+  })
+
+/**
+ * Every route of the service as one effect answering the current request. Failures it leaves are the
+ * request lifecycle's to turn into error bodies (`withRequestLifecycle`).
+ */
+export class PetstoreHttpApp extends Context.Service<
+  PetstoreHttpApp,
+  Effect.Success<ReturnType<typeof makeApp>>
+>()("@petstore/http/PetstoreHttpApp") {}
+
+/**
+ * What the app needs while it answers a request (the domain's ports): the server runs it with the
+ * services it was built with, so they must reach the server's layer too.
+ */
+export type PetstoreHttpAppServices = Exclude<
+  Effect.Services<PetstoreHttpApp["Service"]>,
+  HttpServerRequest | Scope.Scope
+>
+
+export const petstoreHttpApiLayer = (options: PetstoreHttpApiOptions) =>
+  Layer.effect(PetstoreHttpApp, makeApp(options)).pipe(
+    Layer.provide(NodeSha256.layer),
+    Layer.provide(RequestRateLimiter.layer.pipe(Layer.provide(RateLimiter.layer))),
+    Layer.provideMerge(HttpMetrics.layer)
+  )
+
+export const PetstoreHttpApiLive = petstoreHttpApiLayer({})

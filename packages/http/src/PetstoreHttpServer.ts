@@ -7,82 +7,90 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { Duplex } from "node:stream"
-import { HttpApiBuilder, HttpIncomingMessage } from "@effect/platform"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { maxRequestBodyBytes } from "@petstore/api"
-import { Context, Duration, Effect, Layer, Option, Runtime } from "effect"
+import { ByteSize, Context, Duration, Effect, Layer, Scope } from "effect"
+import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import type { HttpMetrics } from "./HttpMetrics.js"
 import { answerMalformedRequest } from "./MalformedRequest.js"
-import { armDeadline, ensureRequestId, registerRequestFiber } from "./RequestDeadline.js"
+import { PetstoreHttpApp, type PetstoreHttpAppServices } from "./PetstoreHttpApi.js"
+import { makeRequestDeadline } from "./RequestDeadline.js"
 import { recordRequest, withRequestLifecycle } from "./RequestLifecycle.js"
 
 export interface PetstoreHttpServerOptions {
   readonly port: number
   readonly host?: string | undefined
   /** Deadline of one request, after which it is answered 503. */
-  readonly requestTimeout: Duration.DurationInput
+  readonly requestTimeout: Duration.Input
   /** How long a shutdown waits for in-flight requests before closing their connections. */
-  readonly shutdownGrace: Duration.DurationInput
+  readonly shutdownGrace: Duration.Input
 }
 
 /** Where the server listens, once it does (port 0 asks the system for a free port). */
-export class ListeningAddress extends Context.Tag("@petstore/http/ListeningAddress")<
+export class ListeningAddress extends Context.Service<
   ListeningAddress,
   { readonly host: string; readonly port: number }
->() {}
+>()("@petstore/http/ListeningAddress") {}
 
 const listen = (server: Server, options: PetstoreHttpServerOptions) =>
-  Effect.async<AddressInfo, Error>((resume) => {
+  Effect.callback<AddressInfo, Error>((resume) => {
     const onError = (error: Error) => resume(Effect.fail(error))
     server.once("error", onError)
     server.listen({ port: options.port, host: options.host }, () => {
       server.off("error", onError)
-      resume(Effect.succeed(server.address() as AddressInfo))
+      const address = server.address()
+      if (address === null || typeof address === "string") {
+        resume(Effect.fail(new Error(`the server listens on ${String(address)}, not on a TCP port`)))
+      } else {
+        resume(Effect.succeed(address))
+      }
     })
   })
 
-const close = (server: Server, grace: Duration.DurationInput) =>
-  Effect.async<void>((resume) => {
+const close = (server: Server, grace: Duration.Input) =>
+  Effect.callback<void>((resume) => {
     server.close(() => resume(Effect.void))
     server.closeIdleConnections()
-    const timer = setTimeout(() => server.closeAllConnections(), Duration.toMillis(grace))
+    const timer = setTimeout(
+      () => server.closeAllConnections(),
+      Duration.toMillis(Duration.fromInputUnsafe(grace))
+    )
     timer.unref()
   })
 
-export const PetstoreHttpServer = (options: PetstoreHttpServerOptions) =>
-  Layer.scoped(
+const maxBodySize = ByteSize.bytes(maxRequestBodyBytes)
+
+export const PetstoreHttpServer = (
+  options: PetstoreHttpServerOptions
+): Layer.Layer<ListeningAddress, Error, PetstoreHttpApp | HttpMetrics | PetstoreHttpAppServices> =>
+  Layer.effect(
     ListeningAddress,
     Effect.gen(function* () {
-      const app = yield* HttpApiBuilder.httpApp
+      const app = yield* PetstoreHttpApp
+      const runFork = Effect.runForkWith(yield* Effect.context<HttpMetrics>())
+      const deadline = Duration.toMillis(Duration.fromInputUnsafe(options.requestTimeout))
+      // The deadline's answer is logged and counted like any other.
+      const armDeadline = makeRequestDeadline(deadline, (expired) => {
+        runFork(recordRequest(expired))
+      })
+      // Requests run in a scope of their own, closed after the server: in-flight requests first get
+      // their grace, then whatever is left is interrupted.
+      const requests = yield* Scope.fork(yield* Effect.scope, "parallel")
       const handler = yield* NodeHttpServer.makeHandler(
-        withRequestLifecycle({ register: registerRequestFiber })(app)
-      ).pipe(HttpIncomingMessage.withMaxBodySize(Option.some(maxRequestBodyBytes)))
-      const runFork = Runtime.runFork(yield* Effect.runtime<HttpMetrics>())
-      const deadline = Duration.toMillis(options.requestTimeout)
+        withRequestLifecycle({ register: armDeadline })(app),
+        {
+          scope: requests
+        }
+      ).pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize))
       // Node's own limits sit just outside the handled deadline; the headers limit is slow-loris
       // protection (node requires it not to exceed the request limit).
-      const nodeRequestTimeout = Duration.toMillis(options.requestTimeout) + 5_000
+      const nodeRequestTimeout = deadline + 5_000
       const server = createServer({
         headersTimeout: Math.min(10_000, nodeRequestTimeout),
         requestTimeout: nodeRequestTimeout,
         keepAliveTimeout: 5_000
       })
-      server.on("request", (request, response) => {
-        ensureRequestId(request)
-        const startedAt = Date.now()
-        armDeadline(request, response, deadline, (requestId) => {
-          runFork(
-            recordRequest({
-              requestId,
-              method: request.method ?? "",
-              path: (request.url ?? "").split("?")[0] ?? "",
-              status: 503,
-              durationMs: Date.now() - startedAt
-            })
-          )
-        })
-        handler(request, response)
-      })
+      server.on("request", handler)
       server.on("clientError", (error: Error & { readonly code?: string }, socket: Duplex) => {
         const requestId = answerMalformedRequest(error, socket)
         if (requestId !== undefined)
@@ -93,6 +101,4 @@ export const PetstoreHttpServer = (options: PetstoreHttpServerOptions) =>
       )
       return { host: address.address, port: address.port }
     })
-  ).pipe(
-    Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer, NodeHttpServer.layerContext])
   )

@@ -1,8 +1,7 @@
 /**
  * The custom-domain handlers: each calls one use case as the key's account and maps its failures.
  */
-import { HttpApiBuilder } from "@effect/platform"
-import { CurrentCaller, PetstoreApi, ProjectView } from "@petstore/api"
+import { CurrentCaller, DomainList, PetstoreApi, ProjectView } from "@petstore/api"
 import {
   addDomain,
   changePlan,
@@ -22,6 +21,7 @@ import {
   verifyNow
 } from "@petstore/domain"
 import { Effect, Option, Schema } from "effect"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import {
   deployRequired,
   domainNotFound,
@@ -71,25 +71,27 @@ export const ProjectsHandlers = HttpApiBuilder.group(PetstoreApi, "projects", (h
         return yield* view(yield* createProject(caller.account, payload.id, payload.plan))
       }).pipe(Effect.catchTags({ ProjectIdTaken: projectIdTaken, StorageError: storageUnavailable }))
     )
-    .handle("changePlan", ({ path, payload }) =>
+    .handle("changePlan", ({ params, payload }) =>
       Effect.gen(function* () {
-        const { account, id } = yield* scope(path.projectId)
+        const { account, id } = yield* scope(params.projectId)
         return yield* view(yield* changePlan(account, id, payload.plan))
       }).pipe(Effect.catchTags({ ProjectNotFound: projectNotFound, StorageError: storageUnavailable }))
     )
-    .handle("recordDeploy", ({ path, payload }) =>
+    .handle("recordDeploy", ({ params, payload }) =>
       Effect.gen(function* () {
-        const { account, id } = yield* scope(path.projectId)
+        const { account, id } = yield* scope(params.projectId)
         return yield* view(yield* recordProjectDeploy(account, id, payload.status))
       }).pipe(Effect.catchTags({ ProjectNotFound: projectNotFound, StorageError: storageUnavailable }))
     )
-    .handle("listDomains", ({ path }) =>
-      Effect.flatMap(scope(path.projectId), ({ account, id }) => listDomains(account, id)).pipe(
+    .handle("listDomains", ({ params }) =>
+      Effect.flatMap(scope(params.projectId), ({ account, id }) => listDomains(account, id)).pipe(
+        // A class encodes only its own instances.
+        Effect.map((list) => new DomainList(list)),
         Effect.catchTags({ ProjectNotFound: projectNotFound, StorageError: storageUnavailable })
       )
     )
-    .handle("addDomain", ({ path, payload }) =>
-      Effect.flatMap(scope(path.projectId), ({ account, id }) =>
+    .handle("addDomain", ({ params, payload }) =>
+      Effect.flatMap(scope(params.projectId), ({ account, id }) =>
         addDomain(account, id, payload.hostname)
       ).pipe(
         Effect.catchTags({
@@ -102,33 +104,35 @@ export const ProjectsHandlers = HttpApiBuilder.group(PetstoreApi, "projects", (h
         })
       )
     )
-    .handle("getDomain", ({ path }) =>
-      Effect.flatMap(scope(path.projectId), ({ account, id }) => getDomain(account, id, path.hostname)).pipe(
-        Effect.catchTags(common)
-      )
-    )
-    .handle("verifyDomain", ({ path }) =>
-      Effect.flatMap(scope(path.projectId), ({ account, id }) => verifyNow(account, id, path.hostname)).pipe(
-        Effect.catchTags(common)
-      )
-    )
-    .handle("reverifyDomain", ({ path }) =>
-      Effect.flatMap(scope(path.projectId), ({ account, id }) =>
-        reverifyDomain(account, id, path.hostname)
-      ).pipe(Effect.catchTags({ ...common, NotReverifiable: notReverifiable }))
-    )
-    .handle("removeDomain", ({ path }) =>
-      Effect.flatMap(scope(path.projectId), ({ account, id }) =>
-        removeDomain(account, id, path.hostname)
+    .handle("getDomain", ({ params }) =>
+      Effect.flatMap(scope(params.projectId), ({ account, id }) =>
+        getDomain(account, id, params.hostname)
       ).pipe(Effect.catchTags(common))
     )
-    .handle("getDomainConfig", ({ path }) =>
-      Effect.flatMap(scope(path.projectId), ({ account, id }) => getDomainConfig(account, id)).pipe(
+    .handle("verifyDomain", ({ params }) =>
+      Effect.flatMap(scope(params.projectId), ({ account, id }) =>
+        verifyNow(account, id, params.hostname)
+      ).pipe(Effect.catchTags(common))
+    )
+    .handle("reverifyDomain", ({ params }) =>
+      Effect.flatMap(scope(params.projectId), ({ account, id }) =>
+        reverifyDomain(account, id, params.hostname)
+      ).pipe(Effect.catchTags({ ...common, NotReverifiable: notReverifiable }))
+    )
+    .handle("removeDomain", ({ params }) =>
+      Effect.flatMap(scope(params.projectId), ({ account, id }) =>
+        removeDomain(account, id, params.hostname)
+      ).pipe(Effect.catchTags(common))
+    )
+    .handle("getDomainConfig", ({ params }) =>
+      Effect.flatMap(scope(params.projectId), ({ account, id }) => getDomainConfig(account, id)).pipe(
         Effect.catchTags({ ProjectNotFound: projectNotFound, StorageError: storageUnavailable })
       )
     )
-    .handle("putDomainConfig", ({ path, payload }) =>
-      Effect.flatMap(scope(path.projectId), ({ account, id }) => putDomainConfig(account, id, payload)).pipe(
+    .handle("putDomainConfig", ({ params, payload }) =>
+      Effect.flatMap(scope(params.projectId), ({ account, id }) =>
+        putDomainConfig(account, id, payload)
+      ).pipe(
         Effect.catchTags({
           ProjectNotFound: projectNotFound,
           InvalidDomainRequest: invalidDomainRequest,

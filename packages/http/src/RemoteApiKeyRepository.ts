@@ -16,12 +16,12 @@ import {
   RevokeResponse
 } from "./ApiKeyAdminProtocol.js"
 
+const decodeEndpoint = Schema.decodeUnknownOption(AdminEndpointSchema)
+
 /** Where the server owning `directory` serves key administration, if one does. */
 export const findEndpoint = (directory: string): Effect.Effect<Option.Option<AdminEndpoint>> =>
   Effect.promise(() => readFile(join(directory, adminEndpointFileName), "utf8").catch(() => undefined)).pipe(
-    Effect.map((text) =>
-      text === undefined ? Option.none() : Schema.decodeOption(AdminEndpointSchema)(text)
-    )
+    Effect.map((text) => (text === undefined ? Option.none() : decodeEndpoint(text)))
   )
 
 export const layer = (endpoint: AdminEndpoint): Layer.Layer<ApiKeyRepository> => {
@@ -43,26 +43,28 @@ export const layer = (endpoint: AdminEndpoint): Layer.Layer<ApiKeyRepository> =>
 
   const list = call("RemoteApiKeyRepository.list", "GET", "/api-keys").pipe(
     Effect.flatMap((text) =>
-      Schema.decode(ListResponse)(text).pipe(Effect.mapError(decodeFailure("RemoteApiKeyRepository.list")))
+      Schema.decodeEffect(ListResponse)(text).pipe(
+        Effect.mapError(decodeFailure("RemoteApiKeyRepository.list"))
+      )
     )
   )
 
   return Layer.succeed(ApiKeyRepository, {
     insert: (record) =>
-      Schema.encode(InsertRequest)(record).pipe(
+      Schema.encodeEffect(InsertRequest)(record).pipe(
         Effect.mapError(decodeFailure("RemoteApiKeyRepository.insert")),
         Effect.flatMap((body) => call("RemoteApiKeyRepository.insert", "POST", "/api-keys", body)),
         Effect.asVoid
       ),
     findByHash: (hash) =>
-      Effect.map(list, (records) => Option.fromNullable(records.find((r) => r.hash === hash))),
+      Effect.map(list, (records) => Option.fromNullishOr(records.find((r) => r.hash === hash))),
     list,
     revoke: (id, at) =>
-      Schema.encode(RevokeRequest)({ id, at }).pipe(
+      Schema.encodeEffect(RevokeRequest)({ id, at }).pipe(
         Effect.mapError(decodeFailure("RemoteApiKeyRepository.revoke")),
         Effect.flatMap((body) => call("RemoteApiKeyRepository.revoke", "POST", "/api-keys/revoke", body)),
         Effect.flatMap((text) =>
-          Schema.decode(RevokeResponse)(text).pipe(
+          Schema.decodeEffect(RevokeResponse)(text).pipe(
             Effect.mapError(decodeFailure("RemoteApiKeyRepository.revoke"))
           )
         ),

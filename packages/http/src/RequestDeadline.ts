@@ -1,70 +1,80 @@
 /**
  * The server-side deadline of every request, kept by one Node timer per request rather than by an
- * Effect race (which forks fibers and cost about a third of a simple request's CPU). When the timer
- * fires before the response was sent, the client gets the one error body (503 `unavailable`, with
- * `Retry-After` and its request id) and the request's fiber is interrupted, so a hung dependency
- * holds nothing for longer than the deadline.
+ * Effect race (which forks fibers and cost about a third of a simple request's CPU). The request
+ * lifecycle arms it as the request's fiber starts, with that fiber and the request's id. When the
+ * timer fires before the response was sent, the client gets the one error body (503 `unavailable`,
+ * with `Retry-After` and its request id) and the fiber is interrupted, so a hung dependency holds
+ * nothing for longer than the deadline.
  */
-import type { IncomingMessage, ServerResponse } from "node:http"
-import { HttpServerRequest } from "@effect/platform"
+import { ServerResponse } from "node:http"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Unavailable } from "@petstore/api"
-import { Effect, type Fiber, FiberId } from "effect"
+import type { Fiber } from "effect"
+import type { HttpServerRequest } from "effect/http/HttpServerRequest"
 import { errorBody, unavailableRetryAfterSeconds } from "./ErrorResponse.js"
-import { acceptableRequestId, jsonContentType, newRequestId } from "./RequestLifecycle.js"
-
-/** The fiber answering each request in flight, by its Node request. */
-const fibers = new WeakMap<IncomingMessage, Fiber.RuntimeFiber<unknown, unknown>>()
-
-/** Records the current fiber as the one answering this request (the deadline interrupts it). */
-export const registerRequestFiber: Effect.Effect<void, never, HttpServerRequest.HttpServerRequest> =
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    Effect.withFiberRuntime<void>((fiber) => {
-      fibers.set(NodeHttpServerRequest.toIncomingMessage(request), fiber)
-      return Effect.void
-    })
-  )
-
-/**
- * Gives the request a request id (the client's when acceptable), so that the deadline's answer and
- * the application's carry the same one.
- */
-export const ensureRequestId = (request: IncomingMessage): string => {
-  const header = request.headers["x-request-id"]
-  if (typeof header === "string" && acceptableRequestId(header)) return header
-  const generated = newRequestId()
-  request.headers["x-request-id"] = generated
-  return generated
-}
+import type { RequestRecord } from "./RequestLifecycle.js"
+import { jsonContentType } from "./ResponseHeaders.js"
 
 const deadlineBody = JSON.stringify(
   errorBody(
     new Unavailable({ code: "unavailable", message: "the request took too long; retry later", status: 503 })
   )
 )
+const deadlineBodyLength = Buffer.byteLength(deadlineBody)
+const retryAfter = String(unavailableRetryAfterSeconds)
+
+/** Arms the deadline of the request `fiber` answers, under `requestId`. */
+export type ArmDeadline = (
+  fiber: Fiber.Fiber<unknown, unknown>,
+  request: HttpServerRequest,
+  requestId: string
+) => void
 
 /**
- * Arms the deadline of one request; `onExpired` is told when it answered (to log it). Disarmed when
- * the response closes.
+ * Deadlines of `timeoutMillis`; `onExpired` is told of each request the deadline answered (to log
+ * it). A deadline is disarmed when its response closes, sent or not.
  */
-export const armDeadline = (
-  request: IncomingMessage,
-  response: ServerResponse,
+export const makeRequestDeadline = (
   timeoutMillis: number,
-  onExpired: (requestId: string) => void
-): void => {
-  const timer = setTimeout(() => {
+  onExpired: (expired: RequestRecord) => void
+): ArmDeadline => {
+  const expire = (
+    fiber: Fiber.Fiber<unknown, unknown>,
+    request: ReturnType<typeof NodeHttpServerRequest.toIncomingMessage>,
+    response: ReturnType<typeof NodeHttpServerRequest.toServerResponse>,
+    requestId: string,
+    startedAt: number
+  ) => {
     if (response.headersSent) return
-    const requestId = ensureRequestId(request)
-    response.writeHead(503, {
+    const headers = {
       "content-type": jsonContentType,
-      "content-length": Buffer.byteLength(deadlineBody),
-      "retry-after": String(unavailableRetryAfterSeconds),
+      "content-length": deadlineBodyLength,
+      "retry-after": retryAfter,
       "x-request-id": requestId
+    }
+    // `node:http`'s own response; the other member of the union is HTTP/2's, answered alike.
+    if (response instanceof ServerResponse) response.writeHead(503, headers).end(deadlineBody)
+    else response.writeHead(503, headers).end(deadlineBody)
+    fiber.interruptUnsafe()
+    onExpired({
+      requestId,
+      method: request.method ?? "",
+      path: (request.url ?? "").split("?")[0] ?? "",
+      status: 503,
+      durationMs: Date.now() - startedAt
     })
-    response.end(deadlineBody)
-    fibers.get(request)?.unsafeInterruptAsFork(FiberId.none)
-    onExpired(requestId)
-  }, timeoutMillis)
-  response.once("close", () => clearTimeout(timer))
+  }
+  return (fiber, request, requestId) => {
+    const response = NodeHttpServerRequest.toServerResponse(request)
+    const timer = setTimeout(
+      expire,
+      timeoutMillis,
+      fiber,
+      NodeHttpServerRequest.toIncomingMessage(request),
+      response,
+      requestId,
+      Date.now()
+    )
+    response.on("close", () => clearTimeout(timer))
+  }
 }

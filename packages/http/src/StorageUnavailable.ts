@@ -6,7 +6,7 @@ import type { StorageError } from "@petstore/domain"
 import { Effect } from "effect"
 
 export const storageUnavailable = (error: StorageError) =>
-  Effect.zipRight(
+  Effect.andThen(
     Effect.logWarning(`storage failed during ${error.operation}`, error.cause),
     Effect.fail(
       new Unavailable({ code: "unavailable", message: "the service is temporarily unavailable", status: 503 })

@@ -3,7 +3,6 @@
  * Node HTTP server that serves them.
  */
 export * from "./AllowedMethods.js"
-export * from "./ApiErrorMapping.js"
 export * as ApiKeyAdminProtocol from "./ApiKeyAdminProtocol.js"
 export * from "./AuthenticationLive.js"
 export * from "./DomainErrors.js"

@@ -17,10 +17,10 @@ const temporaryDirectory = Effect.promise(() => mkdtemp(join(tmpdir(), "petstore
 
 /** A server's keys behind its key administration, seen through the remote repository. */
 const remoteOverLocal = (directory: string) =>
-  Layer.unwrapEffect(
+  Layer.unwrap(
     Effect.gen(function* () {
       const endpoint = yield* RemoteApiKeyRepository.findEndpoint(directory)
-      if (Option.isNone(endpoint)) return yield* Effect.dieMessage("no endpoint file was written")
+      if (Option.isNone(endpoint)) return yield* Effect.die(new Error("no endpoint file was written"))
       return RemoteApiKeyRepository.layer(endpoint.value)
     })
   ).pipe(
@@ -29,7 +29,7 @@ const remoteOverLocal = (directory: string) =>
 
 apiKeyRepositoryContract(
   "the remote key repository over a server's key administration",
-  Layer.unwrapEffect(Effect.map(temporaryDirectory, remoteOverLocal))
+  Layer.unwrap(Effect.map(temporaryDirectory, remoteOverLocal))
 )
 
 it.live("the endpoint file is private to its owner and gone when the server stops", () =>

@@ -2,12 +2,12 @@
  * The typed client derived from `PetstoreApi`, against a real server: the same definition on both
  * sides, so a change to one that the other does not follow fails here.
  */
-import { FetchHttpClient } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { makePetstoreClient } from "@petstore/api"
 import { CategoryId, ListLimit, NewPet, PetName } from "@petstore/domain"
 import { MemoryStore } from "@petstore/store-memory"
 import { Effect } from "effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import { TestServer, TestServerLive } from "./support/TestServer.js"
 
 layer(TestServerLive(MemoryStore.layer), { excludeTestServices: true })("the typed client", (it) => {
@@ -26,12 +26,12 @@ layer(TestServerLive(MemoryStore.layer), { excludeTestServices: true })("the typ
       expect(created.name).toBe("Typed")
       expect(created.status).toBe("pending")
       const listed = yield* client.pets.listPets({
-        urlParams: { status: "pending", limit: ListLimit.make(100) }
+        query: { status: "pending", limit: ListLimit.make(100) }
       })
       expect(listed.map((pet) => pet.id)).toContain(created.id)
       const [fetched, response] = yield* client.pets.getPet({
-        path: { petId: String(created.id) },
-        withResponse: true
+        params: { petId: String(created.id) },
+        responseMode: "decoded-and-response"
       })
       expect(fetched).toEqual(created)
       expect(response.headers.sunset).toBe("Thu, 05 Dec 2030 00:00:00 GMT")
@@ -42,10 +42,10 @@ layer(TestServerLive(MemoryStore.layer), { excludeTestServices: true })("the typ
     Effect.gen(function* () {
       const server = yield* TestServer
       const client = yield* makePetstoreClient({ baseUrl: server.baseUrl, apiKey: server.key })
-      const missing = yield* Effect.flip(client.pets.getPet({ path: { petId: "424242424" } }))
+      const missing = yield* Effect.flip(client.pets.getPet({ params: { petId: "424242424" } }))
       expect(missing).toMatchObject({ code: "not_found", status: 404 })
       const anonymous = yield* makePetstoreClient({ baseUrl: server.baseUrl })
-      const unauthorized = yield* Effect.flip(anonymous.pets.listPets({ urlParams: {} }))
+      const unauthorized = yield* Effect.flip(anonymous.pets.listPets({ query: {} }))
       expect(unauthorized).toMatchObject({ code: "unauthorized", status: 401 })
     }).pipe(Effect.provide(FetchHttpClient.layer))
   )

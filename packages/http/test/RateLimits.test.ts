@@ -4,10 +4,10 @@
  * address for requests without a valid key, nothing done by a refused request, and a limiter whose
  * store fails letting requests through (reported by `/readyz`).
  */
-import { RateLimiter } from "@effect/experimental"
 import { expect, layer } from "@effect/vitest"
 import { MemoryStore } from "@petstore/store-memory"
 import { Duration, Effect, Layer } from "effect"
+import * as RateLimiter from "effect/persistence/RateLimiter"
 import { json, jsonPost, TestServer, TestServerLive } from "./support/TestServer.js"
 
 const limits = (perKey: number, perAddress: number) => ({
@@ -100,11 +100,16 @@ layer(TestServerLive(MemoryStore.layer, { rateLimits: limits(1000, 3) }), { excl
 )
 
 /** A store that cannot be reached, as Redis down looks to the limiter. */
+const unreachable = Effect.fail(
+  new RateLimiter.RateLimiterError({
+    reason: new RateLimiter.RateLimitStoreError({ message: "connect ECONNREFUSED 127.0.0.1:6379" })
+  })
+)
 const UnreachableStore = Layer.succeed(RateLimiter.RateLimiterStore, {
-  fixedWindow: () =>
-    Effect.fail(new RateLimiter.RateLimitStoreError({ message: "connect ECONNREFUSED 127.0.0.1:6379" })),
-  tokenBucket: () =>
-    Effect.fail(new RateLimiter.RateLimitStoreError({ message: "connect ECONNREFUSED 127.0.0.1:6379" }))
+  fixedWindow: () => unreachable,
+  tokenBucket: () => unreachable,
+  adaptiveConsume: () => unreachable,
+  adaptiveFeedback: () => unreachable
 })
 
 layer(TestServerLive(MemoryStore.layer, { rateLimits: limits(1, 1), rateLimiterStore: UnreachableStore }), {

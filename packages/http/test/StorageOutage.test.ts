@@ -3,38 +3,11 @@
  * and nothing of the underlying error (addresses, SQL) reaches the client.
  */
 import { expect, layer } from "@effect/vitest"
-import { IdempotencyRepository, PetRepository, StorageError, StorageHealth } from "@petstore/domain"
-import {
-  MemoryApiKeyRepository,
-  MemoryCertificateStore,
-  MemoryDomainRepository,
-  MemoryProjectRepository
-} from "@petstore/store-memory"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
+import { brokenStorage } from "./support/BrokenStorage.js"
 import { json, TestServer, TestServerLive } from "./support/TestServer.js"
 
-const secret = "connect ECONNREFUSED 10.1.2.3:5432 while running SELECT * FROM pets"
-const failing = (operation: string) => Effect.fail(new StorageError({ operation, cause: new Error(secret) }))
-
-const BrokenStorage = Layer.mergeAll(
-  Layer.succeed(PetRepository, {
-    create: () => failing("create"),
-    findById: () => failing("findById"),
-    list: () => failing("list")
-  }),
-  Layer.succeed(IdempotencyRepository, {
-    reserve: () => failing("reserve"),
-    release: () => failing("release"),
-    purge: () => failing("purge")
-  }),
-  Layer.succeed(StorageHealth, { check: failing("check") }),
-  MemoryApiKeyRepository.layer,
-  MemoryProjectRepository.layer,
-  MemoryDomainRepository.layer,
-  MemoryCertificateStore.layer
-)
-
-layer(TestServerLive(BrokenStorage), { excludeTestServices: true })("storage outage", (it) => {
+layer(TestServerLive(brokenStorage()), { excludeTestServices: true })("storage outage", (it) => {
   it.effect("every operation answers 503 with Retry-After and no internal detail", () =>
     Effect.gen(function* () {
       const server = yield* TestServer

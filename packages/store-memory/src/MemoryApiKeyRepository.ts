@@ -5,7 +5,7 @@
 import { ApiKeyRecord, ApiKeyRepository } from "@petstore/domain"
 import { Array as Arr, Effect, Layer, Option, Ref } from "effect"
 
-export const make: Effect.Effect<ApiKeyRepository["Type"]> = Effect.map(
+export const make: Effect.Effect<ApiKeyRepository["Service"]> = Effect.map(
   Ref.make<ReadonlyArray<ApiKeyRecord>>([]),
   (records) =>
     ApiKeyRepository.of({
@@ -25,7 +25,7 @@ export const make: Effect.Effect<ApiKeyRepository["Type"]> = Effect.map(
           const stored = current[index]
           if (stored === undefined) return [false, current]
           const revoked = new ApiKeyRecord({ ...stored, revokedAt: Option.some(at) })
-          return [true, Arr.replace(current, index, revoked)]
+          return [true, current.map((record, n) => (n === index ? revoked : record))]
         })
     })
 )

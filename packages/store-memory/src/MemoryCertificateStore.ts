@@ -5,14 +5,14 @@
 import { CertificateStore, type StoredCertificate } from "@petstore/domain"
 import { Effect, Layer, Option, Ref } from "effect"
 
-export const make: Effect.Effect<CertificateStore["Type"]> = Effect.map(
+export const make: Effect.Effect<CertificateStore["Service"]> = Effect.map(
   Ref.make(new Map<string, StoredCertificate>()),
   (certificates) =>
     CertificateStore.of({
       save: (hostname, certificate) =>
         Ref.update(certificates, (current) => new Map(current).set(hostname, certificate)),
       find: (hostname) =>
-        Effect.map(Ref.get(certificates), (current) => Option.fromNullable(current.get(hostname))),
+        Effect.map(Ref.get(certificates), (current) => Option.fromNullishOr(current.get(hostname))),
       remove: (hostname) =>
         Ref.update(certificates, (current) => {
           const next = new Map(current)

@@ -28,8 +28,8 @@ interface DomainTable {
 
 /** Oldest due first; among equally due ones, the first added. */
 const dueOrder: Order.Order<StoredDomain> = Order.combine(
-  Order.mapInput(Order.number, (stored: StoredDomain) => workDueAt(stored.domain)?.getTime() ?? 0),
-  Order.mapInput(Order.number, (stored: StoredDomain) => stored.position)
+  Order.mapInput(Order.Number, (stored: StoredDomain) => workDueAt(stored.domain)?.getTime() ?? 0),
+  Order.mapInput(Order.Number, (stored: StoredDomain) => stored.position)
 )
 
 /** Whether the domain has work due at `now`, leased or not (what the queue depth counts). */
@@ -45,7 +45,7 @@ const isDue = (stored: StoredDomain, now: number): boolean =>
 const heldBy = (stored: StoredDomain, holder: string): boolean =>
   Option.exists(stored.lease, (lease) => lease.holder === holder)
 
-export const make: Effect.Effect<DomainRepository["Type"]> = Effect.map(
+export const make: Effect.Effect<DomainRepository["Service"]> = Effect.map(
   Ref.make<DomainTable>({ nextPosition: 0, domains: HashMap.empty() }),
   (table) => {
     /** Replaces the stored domain when `condition` holds for it; true when it did. */

@@ -5,7 +5,7 @@
 import { Http01ChallengeStore } from "@petstore/domain"
 import { Effect, Layer, Option, Ref } from "effect"
 
-export const make: Effect.Effect<Http01ChallengeStore["Type"]> = Effect.map(
+export const make: Effect.Effect<Http01ChallengeStore["Service"]> = Effect.map(
   Ref.make(new Map<string, string>()),
   (tokens) =>
     Http01ChallengeStore.of({
@@ -17,7 +17,7 @@ export const make: Effect.Effect<Http01ChallengeStore["Type"]> = Effect.map(
           next.delete(token)
           return next
         }),
-      find: (token) => Effect.map(Ref.get(tokens), (current) => Option.fromNullable(current.get(token)))
+      find: (token) => Effect.map(Ref.get(tokens), (current) => Option.fromNullishOr(current.get(token)))
     })
 )
 

@@ -6,9 +6,8 @@ import { decideIdempotency, type IdempotencyDecision, IdempotencyRepository } fr
 import { Array as Arr, Effect, HashMap, Layer, Option, Ref } from "effect"
 import { MemoryIdempotencyTable, type Reservations, scopeKey } from "./MemoryIdempotencyTable.js"
 
-export const make: Effect.Effect<IdempotencyRepository["Type"], never, MemoryIdempotencyTable> = Effect.map(
-  MemoryIdempotencyTable,
-  (table) =>
+export const make: Effect.Effect<IdempotencyRepository["Service"], never, MemoryIdempotencyTable> =
+  Effect.map(MemoryIdempotencyTable, (table) =>
     IdempotencyRepository.of({
       reserve: (scope, fingerprint, now) =>
         Ref.modify(table, (reservations): [IdempotencyDecision, Reservations] => {
@@ -34,15 +33,15 @@ export const make: Effect.Effect<IdempotencyRepository["Type"], never, MemoryIde
       purge: (reservedUpTo, limit) =>
         Ref.modify(table, (reservations): [number, Reservations] => {
           const expired = Arr.take(
-            Arr.filterMap(HashMap.toEntries(reservations), ([key, record]) =>
-              record.createdAt.getTime() <= reservedUpTo.getTime() ? Option.some(key) : Option.none()
-            ),
+            HashMap.toEntries(reservations)
+              .filter(([, record]) => record.createdAt.getTime() <= reservedUpTo.getTime())
+              .map(([key]) => key),
             limit
           )
           return [expired.length, HashMap.removeMany(reservations, expired)]
         })
     })
-)
+  )
 
 export const layer: Layer.Layer<IdempotencyRepository, never, MemoryIdempotencyTable> = Layer.effect(
   IdempotencyRepository,

@@ -7,10 +7,9 @@ import { Context, HashMap, Layer, Option, Ref } from "effect"
 
 export type Reservations = HashMap.HashMap<string, IdempotencyRecord>
 
-export class MemoryIdempotencyTable extends Context.Tag("@petstore/store-memory/MemoryIdempotencyTable")<
-  MemoryIdempotencyTable,
-  Ref.Ref<Reservations>
->() {}
+export class MemoryIdempotencyTable extends Context.Service<MemoryIdempotencyTable, Ref.Ref<Reservations>>()(
+  "@petstore/store-memory/MemoryIdempotencyTable"
+) {}
 
 export const layer: Layer.Layer<MemoryIdempotencyTable> = Layer.effect(
   MemoryIdempotencyTable,

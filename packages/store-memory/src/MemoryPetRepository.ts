@@ -1,34 +1,32 @@
 /**
- * PetRepository in memory: animals in a red-black tree keyed by id, so keyset paging walks the ids
- * after the cursor in order. Creating with an idempotency scope completes the reservation in the
- * same uninterruptible step.
+ * PetRepository in memory: animals in an array, in the order they were created. Ids are 1, 2, 3…
+ * and none is ever removed, so the animal with id n is at index n - 1 and keyset paging starts right
+ * at the cursor's index. Creating with an idempotency scope completes the reservation in the same
+ * uninterruptible step.
  */
 import { defaultPetStatus, Pet, PetId, PetRepository } from "@petstore/domain"
-import { Array as Arr, Effect, Layer, Option, Order, RedBlackTree, Ref } from "effect"
+import { Effect, Layer, Option, Ref } from "effect"
 import { completeReservation, MemoryIdempotencyTable } from "./MemoryIdempotencyTable.js"
 
-interface PetTable {
-  readonly lastId: number
-  readonly pets: RedBlackTree.RedBlackTree<number, Pet>
-}
-
-export const make: Effect.Effect<PetRepository["Type"], never, MemoryIdempotencyTable> = Effect.gen(
+export const make: Effect.Effect<PetRepository["Service"], never, MemoryIdempotencyTable> = Effect.gen(
   function* () {
     const reservations = yield* MemoryIdempotencyTable
-    const table = yield* Ref.make<PetTable>({ lastId: 0, pets: RedBlackTree.empty(Order.number) })
+    // Read and appended only inside synchronous steps, so no fiber ever sees it half-written.
+    const pets: Array<Pet> = []
 
     return PetRepository.of({
       create: (newPet, idempotency) =>
         Effect.uninterruptible(
           Effect.gen(function* () {
-            const pet = yield* Ref.modify(table, ({ lastId, pets }): [Pet, PetTable] => {
+            const pet = yield* Effect.sync(() => {
               const created = new Pet({
-                id: PetId.make(lastId + 1),
+                id: PetId.make(pets.length + 1),
                 name: newPet.name,
                 categoryId: newPet.categoryId,
                 status: newPet.status ?? defaultPetStatus
               })
-              return [created, { lastId: created.id, pets: RedBlackTree.insert(pets, created.id, created) }]
+              pets.push(created)
+              return created
             })
             if (Option.isSome(idempotency)) {
               yield* Ref.update(reservations, (current) =>
@@ -38,18 +36,24 @@ export const make: Effect.Effect<PetRepository["Type"], never, MemoryIdempotency
             return pet
           })
         ),
-      findById: (id) => Effect.map(Ref.get(table), ({ pets }) => RedBlackTree.findFirst(pets, id)),
+      findById: (id) => Effect.sync(() => Option.fromUndefinedOr(pets[id - 1])),
       list: (query) =>
-        Effect.map(Ref.get(table), ({ pets }) => {
+        Effect.sync(() => {
           const page: Array<Pet> = []
           let nextAfter: Option.Option<PetId> = Option.none()
-          for (const [, pet] of RedBlackTree.greaterThan(
-            pets,
-            Option.getOrElse(query.after, () => 0)
-          )) {
+          for (
+            let index = Math.max(
+              0,
+              Option.getOrElse(query.after, () => 0)
+            );
+            index < pets.length;
+            index++
+          ) {
+            const pet = pets[index]
+            if (pet === undefined) break
             if (Option.isSome(query.status) && pet.status !== query.status.value) continue
             if (page.length === query.limit) {
-              nextAfter = Option.map(Arr.last(page), (last) => last.id)
+              nextAfter = Option.fromUndefinedOr(page.at(-1)?.id)
               break
             }
             page.push(pet)

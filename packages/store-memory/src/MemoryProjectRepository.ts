@@ -18,7 +18,7 @@ interface StoredProject {
 
 type ProjectTable = HashMap.HashMap<ProjectId, StoredProject>
 
-export const make: Effect.Effect<ProjectRepository["Type"]> = Effect.map(
+export const make: Effect.Effect<ProjectRepository["Service"]> = Effect.map(
   Ref.make<ProjectTable>(HashMap.empty()),
   (table) => {
     const find = (id: ProjectId) => Effect.map(Ref.get(table), HashMap.get(id))

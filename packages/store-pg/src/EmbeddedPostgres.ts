@@ -1,36 +1,48 @@
 /**
  * An embedded PostgreSQL for running without a database server: PGlite (PostgreSQL compiled to
- * WebAssembly) persisted in a data directory, served on 127.0.0.1 at an ephemeral port by
- * pglite-socket, so that the ordinary PostgreSQL store (node-postgres through @effect/sql-pg) runs on
- * it unchanged.
+ * WebAssembly) persisted in a data directory, reached in process through protocol streams that the
+ * ordinary PostgreSQL store (@effect/sql-pg) connects with, so it runs on it unchanged.
  *
- * PGlite is one single-user backend. The socket server therefore accepts one connection, and the
- * client must use a pool of exactly one connection that it never closes while idle (`clientLayer`
- * does both): statements of concurrent requests then queue in the pool, and a transaction holds the
- * connection until it ends. A lock file keeps two processes (or two layers) from opening the same
- * data directory, which PGlite itself does not prevent.
+ * Nothing listens: no TCP port, no Unix socket, so no other process or local user can connect (a
+ * loopback port would let any of them, and whoever connected first would own the database). The
+ * data directory is made private (0700) before PGlite writes its files into it, since those are
+ * readable by everyone.
+ *
+ * PGlite is one single-user backend. The client uses a pool of exactly one connection that it never
+ * closes while idle (`clientLayer` does so): statements of concurrent requests then queue in the
+ * pool, and a transaction holds the connection until it ends. A lock file keeps two processes (or two
+ * layers) from opening the same data directory, which PGlite itself does not prevent.
  */
 
-import { mkdir, open, readFile, unlink } from "node:fs/promises"
+import { open, readFile, unlink } from "node:fs/promises"
 import { join, resolve } from "node:path"
-import type { SqlClient } from "@effect/sql"
-import type { PgClient } from "@effect/sql-pg"
+import type { Duplex } from "node:stream"
+import type * as PgClient from "@effect/sql-pg/PgClient"
 import type { PGlite } from "@electric-sql/pglite"
-import type { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import type { StorageError } from "@petstore/domain"
-import { Data, Effect, Layer, Option, Redacted, type Scope } from "effect"
-import * as PgStore from "./PgStore.js"
+import { Data, Duration, Effect, Layer, Option, type Scope } from "effect"
+import type { SqlClient } from "effect/sql"
+import { connectedClientLayer } from "./internal/connectedClientLayer.js"
+import * as PGliteConnector from "./internal/PGliteConnector.js"
+import * as PgApiKeyRepository from "./PgApiKeyRepository.js"
+import * as PrivateDirectory from "./PrivateDirectory.js"
 
 export interface Options {
-  /** Where the database lives; created when missing, reused (with its data) when present. */
+  /**
+   * Where the database lives; created when missing, reused (with its data) when present, made
+   * private (0700) either way (see `PrivateDirectory.ensure`).
+   */
   readonly dataDirectory: string
-  /** Logs every protocol message of PGlite and of the socket server to the console. */
+  /** Logs every protocol message of PGlite to the console. */
   readonly debug?: boolean
 }
 
 export interface EmbeddedPostgres {
-  /** Connection URL of the running server (no password: it listens on loopback only). */
-  readonly url: Redacted.Redacted<string>
+  /**
+   * Opens a connection to the database: a stream speaking the PostgreSQL protocol, in process (what
+   * the `stream` option of @effect/sql-pg takes).
+   */
+  readonly connect: () => Duplex
   /** The absolute data directory. */
   readonly dataDirectory: string
 }
@@ -133,64 +145,54 @@ const openPGlite = (
     (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
   )
 
-const serve = (db: PGlite, debug: boolean): Effect.Effect<number, EmbeddedPostgresError, Scope.Scope> =>
+const connectTo = (db: PGlite): Effect.Effect<PGliteConnector.PGliteConnector, never, Scope.Scope> =>
   Effect.acquireRelease(
-    Effect.tryPromise({
-      try: async () => {
-        const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket")
-        const server: PGLiteSocketServer = new PGLiteSocketServer({
-          db,
-          host: "127.0.0.1",
-          port: 0,
-          maxConnections: 1,
-          debug
-        })
-        await server.start()
-        return server
-      },
-      catch: fail("Could not serve the embedded database on 127.0.0.1")
-    }),
-    (server) => Effect.promise(() => server.stop()).pipe(Effect.ignore)
-  ).pipe(
-    Effect.flatMap((server) => {
-      const port = Number(server.getServerConn().split(":").pop())
-      return Number.isInteger(port) && port > 0
-        ? Effect.succeed(port)
-        : Effect.fail(
-            new EmbeddedPostgresError({ message: `Unexpected listening address ${server.getServerConn()}` })
-          )
-    })
+    Effect.sync(() => PGliteConnector.make(db)),
+    (connector) => Effect.promise(() => connector.close())
   )
 
 /**
- * Opens (or creates) the database in the data directory and serves it until the scope closes; then
- * the server stops, PGlite closes and the lock is released.
+ * Opens (or creates) the database in the data directory (made private first) until the scope
+ * closes; then its connections end, PGlite closes and the lock is released.
  */
 export const start = (
   options: Options
 ): Effect.Effect<EmbeddedPostgres, EmbeddedPostgresError, Scope.Scope> =>
   Effect.gen(function* () {
-    const dataDirectory = resolve(options.dataDirectory)
-    const debug = options.debug ?? false
-    yield* Effect.tryPromise({
-      try: () => mkdir(dataDirectory, { recursive: true }),
-      catch: fail(`Could not create the embedded database directory ${dataDirectory}`)
-    })
+    const dataDirectory = yield* PrivateDirectory.ensure(options.dataDirectory).pipe(
+      Effect.mapError((error) => new EmbeddedPostgresError({ message: error.message, cause: error.cause }))
+    )
     yield* lockDataDirectory(dataDirectory)
-    const db = yield* openPGlite(dataDirectory, debug)
-    const port = yield* serve(db, debug)
-    return { url: Redacted.make(`postgres://postgres@127.0.0.1:${port}/postgres`), dataDirectory }
+    const db = yield* openPGlite(dataDirectory, options.debug ?? false)
+    const connector = yield* connectTo(db)
+    return { connect: connector.connect, dataDirectory }
   }).pipe(Effect.withSpan("EmbeddedPostgres.start"))
 
 /**
  * A `PgClient` on the embedded database: one connection, kept open. Closing the layer closes the
- * client, then the server, then PGlite.
+ * client, then the connections, then PGlite.
+ *
+ * It also tells the repositories that only this process can change the database (the lock file
+ * admits one), so the cache of API keys needs no notifications, which could not be listened to
+ * anyway: listening would hold the one connection.
  */
 export const clientLayer = (
   options: Options
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, EmbeddedPostgresError | StorageError> =>
-  Layer.unwrapScoped(
-    Effect.map(start(options), (embedded) =>
-      PgStore.clientLayer({ url: embedded.url, maxConnections: 1, keepIdleConnections: true })
-    )
+  Layer.merge(
+    Layer.unwrap(
+      Effect.map(start(options), (embedded) =>
+        connectedClientLayer({
+          stream: embedded.connect,
+          // PGlite has one user and one database, and no TLS to negotiate.
+          username: "postgres",
+          database: "postgres",
+          ssl: false,
+          maxConnections: 1,
+          idleTimeout: Duration.infinity,
+          applicationName: "petstore"
+        })
+      )
+    ),
+    Layer.succeed(PgApiKeyRepository.Invalidation, "in-process")
   )

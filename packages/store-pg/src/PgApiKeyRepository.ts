@@ -1,59 +1,115 @@
 /**
  * ApiKeyRepository on PostgreSQL. The hash is unique, so inserting a key already stored is a no-op;
  * revoking is a conditional update, true only for the call that revoked.
+ *
+ * Every request looks its key up, so `layerCached` keeps the keys it found (see `ApiKeyCache`): a
+ * request with a known key then makes no query for it. A revoked key must still be refused at once,
+ * by every process, so the cache drops a key as soon as it changes. How it hears of changes is the
+ * `invalidation`:
+ * - `"notifications"` (a PostgreSQL server, which any number of processes may change): a trigger
+ *   (migration 0007) announces each changed hash on `api_key_changes`, which the repository
+ *   `LISTEN`s to on a connection of its own, opened at the first lookup. While that connection is not
+ *   listening (not yet, or lost and reconnecting) the cache is bypassed; it starts empty each time it
+ *   listens again, since changes made in between were not heard.
+ * - `"in-process"` (the embedded database: one process can open it, and every change goes through
+ *   its repositories): changes made through this repository drop their keys, which is all there is.
+ * Changes made through this repository drop their keys at once in either case.
  */
-import { SqlClient, SqlSchema } from "@effect/sql"
-import { ApiKeyHash, ApiKeyId, ApiKeyRecord, ApiKeyRepository } from "@petstore/domain"
-import { Effect, Layer, Option, Schema } from "effect"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import { ApiKeyHash, type ApiKeyId, type ApiKeyRecord, ApiKeyRepository } from "@petstore/domain"
+import {
+  Cause,
+  Clock,
+  Context,
+  Duration,
+  Effect,
+  Latch,
+  Layer,
+  Option,
+  Queue,
+  Result,
+  Schema,
+  type Scope
+} from "effect"
+import { Reactivity } from "effect/reactivity"
+import { SqlClient } from "effect/sql"
+import { ApiKeyCache } from "./internal/ApiKeyCache.js"
+import { apiKeyFromRow, apiKeysFromRows } from "./internal/ApiKeyRow.js"
 import { storageOperation } from "./internal/storageOperation.js"
 
-const ApiKeyRecordFromRow = Schema.Struct({
-  id: Schema.String,
-  account: Schema.String,
-  hash: Schema.String,
-  createdAt: Schema.DateFromSelf,
-  revokedAt: Schema.OptionFromNullOr(Schema.DateFromSelf)
-}).pipe(Schema.compose(ApiKeyRecord))
+/** The channel migration 0007's trigger announces changed hashes on (an empty payload: all of them). */
+export const changesChannel = "api_key_changes"
 
-export const make: Effect.Effect<ApiKeyRepository["Type"], never, SqlClient.SqlClient> = Effect.gen(
-  function* () {
-    const sql = yield* SqlClient.SqlClient
+/** How the cache of keys hears that a key changed (see the module's description). */
+export type Invalidation = "notifications" | "in-process"
 
-    const findByHash = SqlSchema.findOne({
-      Request: ApiKeyHash,
-      Result: ApiKeyRecordFromRow,
-      execute: (hash) => sql`
+/**
+ * The invalidation `layerCached` uses when its options name none: a fact about the database the
+ * client reaches. `EmbeddedPostgres.clientLayer` provides `"in-process"`; any other client gets
+ * `"notifications"`.
+ */
+export const Invalidation = Context.Reference<Invalidation>(
+  "@petstore/store-pg/PgApiKeyRepository/Invalidation",
+  {
+    defaultValue: () => "notifications"
+  }
+)
+
+export interface CacheOptions {
+  /** Default: the `Invalidation` reference (what the client layer says). */
+  readonly invalidation?: Invalidation
+  /** How many keys are kept (default 10,000); beyond it, the oldest goes. */
+  readonly capacity?: number
+  /** How long a key is kept at most (default 60 seconds), in case a change is never heard of. */
+  readonly timeToLive?: Duration.Input
+}
+
+const isApiKeyHash = Schema.is(ApiKeyHash)
+
+const statements = (sql: SqlClient.SqlClient) => ({
+  findByHash: (hash: ApiKeyHash) =>
+    Effect.flatMap(
+      sql`
       select id, account, hash, created_at as "createdAt", revoked_at as "revokedAt"
-      from api_keys where hash = ${hash}`
-    })
+      from api_keys where hash = ${hash}`,
+      ([row]) =>
+        row === undefined
+          ? Effect.succeedNone
+          : Effect.fromResult(Result.map(apiKeyFromRow(row), Option.some))
+    ),
+  list: Effect.flatMap(
+    sql`
+    select id, account, hash, created_at as "createdAt", revoked_at as "revokedAt"
+    from api_keys order by created_at, id`,
+    (rows) => Effect.fromResult(apiKeysFromRows(rows))
+  ),
+  insert: (record: ApiKeyRecord) =>
+    Effect.asVoid(sql`
+      insert into api_keys (id, account, hash, created_at, revoked_at)
+      values (${record.id}, ${record.account}, ${record.hash}, ${record.createdAt},
+              ${Option.getOrNull(record.revokedAt)})
+      on conflict (hash) do nothing`),
+  /** The hashes of the keys revoked: none when there is no such key or it was revoked already. */
+  revoke: (id: ApiKeyId, at: Date) =>
+    Effect.map(
+      sql<{ readonly hash: string }>`
+      update api_keys set revoked_at = ${at} where id = ${id} and revoked_at is null returning hash`,
+      (rows) => rows.map((row) => row.hash)
+    )
+})
 
-    const list = SqlSchema.findAll({
-      Request: Schema.Void,
-      Result: ApiKeyRecordFromRow,
-      execute: () => sql`
-      select id, account, hash, created_at as "createdAt", revoked_at as "revokedAt"
-      from api_keys order by created_at, id`
-    })
-
-    const revoke = SqlSchema.findAll({
-      Request: Schema.Struct({ id: ApiKeyId, at: Schema.DateFromSelf }),
-      Result: Schema.Struct({ id: Schema.String }),
-      execute: ({ at, id }) => sql`
-      update api_keys set revoked_at = ${at} where id = ${id} and revoked_at is null returning id`
-    })
-
+/** Every lookup reads the database. */
+export const make: Effect.Effect<ApiKeyRepository["Service"], never, SqlClient.SqlClient> = Effect.map(
+  SqlClient.SqlClient,
+  (sql) => {
+    const statement = statements(sql)
     return ApiKeyRepository.of({
-      insert: (record) =>
-        sql`
-        insert into api_keys (id, account, hash, created_at, revoked_at)
-        values (${record.id}, ${record.account}, ${record.hash}, ${record.createdAt},
-                ${Option.getOrNull(record.revokedAt)})
-        on conflict (hash) do nothing`.pipe(Effect.asVoid, storageOperation("ApiKeyRepository.insert")),
-      findByHash: (hash) => findByHash(hash).pipe(storageOperation("ApiKeyRepository.findByHash")),
-      list: list(undefined).pipe(storageOperation("ApiKeyRepository.list")),
+      insert: (record) => statement.insert(record).pipe(storageOperation("ApiKeyRepository.insert")),
+      findByHash: (hash) => statement.findByHash(hash).pipe(storageOperation("ApiKeyRepository.findByHash")),
+      list: statement.list.pipe(storageOperation("ApiKeyRepository.list")),
       revoke: (id, at) =>
-        revoke({ id, at }).pipe(
-          Effect.map((rows) => rows.length > 0),
+        statement.revoke(id, at).pipe(
+          Effect.map((hashes) => hashes.length > 0),
           storageOperation("ApiKeyRepository.revoke")
         )
     })
@@ -64,3 +120,125 @@ export const layer: Layer.Layer<ApiKeyRepository, never, SqlClient.SqlClient> = 
   ApiKeyRepository,
   make
 )
+
+/** The longest pause between two attempts to listen again. */
+const maxListenRetryMillis = 10_000
+
+/**
+ * Listens for changes until interrupted: each changed hash is dropped from `cache`, which is
+ * suspended whenever the listening connection is not there, and reconnects (backing off) when it is
+ * lost.
+ */
+const listenForChanges = (client: PgClient.PgClient, cache: ApiKeyCache): Effect.Effect<never> => {
+  let failures = 0
+  const session = Effect.gen(function* () {
+    // A client of one connection: listening pins it, and the pool keeps all of its own.
+    const listener = yield* PgClient.makeClient(client.config).pipe(
+      Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make)
+    )
+    const changes = yield* listener.listen(changesChannel)
+    failures = 0
+    cache.resume()
+    while (true) {
+      for (const change of yield* Queue.takeAll(changes)) {
+        if (isApiKeyHash(change.payload)) cache.changed(change.payload)
+        else cache.changedAll()
+      }
+    }
+  }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => cache.suspend())))
+  const attempt = Effect.catchCause(session, (cause) => {
+    if (Cause.hasInterruptsOnly(cause)) return Effect.interrupt
+    failures++
+    // Said once per outage; the attempts after it only at debug level.
+    return failures === 1
+      ? Effect.logWarning(
+          "API key changes cannot be heard; keys are read from the database until they can",
+          cause
+        )
+      : Effect.logDebug("API key changes still cannot be heard", cause)
+  })
+  return Effect.forever(
+    Effect.andThen(
+      attempt,
+      Effect.suspend(() => Effect.sleep(Duration.millis(Math.min(maxListenRetryMillis, 250 * 2 ** failures))))
+    )
+  )
+}
+
+/**
+ * Keys found are kept (see the module's description). With `"notifications"`, a connection of its
+ * own listens from the first lookup until the scope closes.
+ */
+export const makeCached = Effect.fnUntraced(function* (
+  options: CacheOptions = {}
+): Effect.fn.Return<
+  ApiKeyRepository["Service"],
+  never,
+  SqlClient.SqlClient | PgClient.PgClient | Scope.Scope
+> {
+  const sql = yield* SqlClient.SqlClient
+  const invalidation = options.invalidation ?? (yield* Invalidation)
+  const clock = yield* Clock.Clock
+  const cache = new ApiKeyCache(
+    options.capacity ?? 10_000,
+    Duration.toMillis(Duration.fromInputUnsafe(options.timeToLive ?? Duration.seconds(60))),
+    () => clock.currentTimeMillisUnsafe(),
+    invalidation === "in-process"
+  )
+  let startListening = (): void => {}
+  if (invalidation === "notifications") {
+    const client = yield* PgClient.PgClient
+    const start = yield* Latch.make(false)
+    yield* Effect.forkScoped(Effect.andThen(start.await, listenForChanges(client, cache)))
+    startListening = () => {
+      start.openUnsafe()
+    }
+  }
+  const statement = statements(sql)
+
+  // Suspended: the cache is consulted each time the lookup runs, not when it is made.
+  const findByHash = (hash: ApiKeyHash) =>
+    Effect.suspend(() => {
+      const kept = cache.lookup(hash)
+      if (kept !== undefined) return Effect.succeed(kept)
+      startListening()
+      const token = cache.beginRead()
+      return statement.findByHash(hash).pipe(
+        Effect.map((found) => {
+          cache.keep(token, hash, found)
+          return found
+        }),
+        storageOperation("ApiKeyRepository.findByHash")
+      )
+    })
+
+  return ApiKeyRepository.of({
+    insert: (record) =>
+      statement
+        .insert(record)
+        .pipe(
+          Effect.ensuring(Effect.sync(() => cache.changed(record.hash))),
+          storageOperation("ApiKeyRepository.insert")
+        ),
+    findByHash,
+    list: statement.list.pipe(storageOperation("ApiKeyRepository.list")),
+    revoke: (id, at) =>
+      statement.revoke(id, at).pipe(
+        Effect.onExit((exit) =>
+          Effect.sync(() => {
+            // A failed revocation may still have committed, and which key it was is unknown.
+            if (exit._tag === "Success") for (const hash of exit.value) cache.changed(hash)
+            else cache.changedAll()
+          })
+        ),
+        Effect.map((hashes) => hashes.length > 0),
+        storageOperation("ApiKeyRepository.revoke")
+      )
+  })
+})
+
+/** `makeCached` as a layer: the listening connection (if any) closes with it. */
+export const layerCached = (
+  options: CacheOptions = {}
+): Layer.Layer<ApiKeyRepository, never, SqlClient.SqlClient | PgClient.PgClient> =>
+  Layer.effect(ApiKeyRepository, makeCached(options))

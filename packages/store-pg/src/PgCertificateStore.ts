@@ -5,9 +5,9 @@
  * row references its domain, so a certificate can only be kept for a stored domain and goes when the
  * domain is removed.
  */
-import { SqlClient, SqlSchema } from "@effect/sql"
 import { CertificateStore, Hostname, type StoredCertificate } from "@petstore/domain"
 import { Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"
 import { PrivateKeyCipher } from "./PrivateKeyCipher.js"
 
@@ -17,11 +17,11 @@ const CertificateRow = Schema.Struct({
   certificatePem: Schema.String,
   chainPem: Schema.String,
   privateKeyEncrypted: Schema.String,
-  notAfter: Schema.ValidDateFromSelf
+  notAfter: Schema.Date
 })
 type CertificateRow = typeof CertificateRow.Type
 
-export const make: Effect.Effect<CertificateStore["Type"], never, SqlClient.SqlClient | PrivateKeyCipher> =
+export const make: Effect.Effect<CertificateStore["Service"], never, SqlClient.SqlClient | PrivateKeyCipher> =
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const cipher = yield* PrivateKeyCipher
@@ -38,7 +38,7 @@ export const make: Effect.Effect<CertificateStore["Type"], never, SqlClient.SqlC
         not_after = excluded.not_after, updated_at = excluded.updated_at`
     })
 
-    const findByHostname = SqlSchema.findOne({
+    const findByHostname = SqlSchema.findOneOption({
       Request: Hostname,
       Result: CertificateRow,
       execute: (hostname) => sql`

@@ -11,7 +11,6 @@
  * each other's rows and never lease one domain twice. Completing checks (a round's results in one
  * statement) and giving a lease back are conditional on the lease holder.
  */
-import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
 import {
   Certificate,
   CustomDomain,
@@ -25,25 +24,26 @@ import {
   Problem,
   ProjectId
 } from "@petstore/domain"
-import { Effect, Layer, ParseResult, Schema } from "effect"
+import { Effect, Layer, Schema, SchemaTransformation } from "effect"
+import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"
 import { isUniqueViolation } from "./internal/uniqueViolation.js"
 
-/** A `custom_domains` row as selected below: jsonb parsed by node-postgres, timestamps as `Date`. */
+/** A `custom_domains` row as selected below: jsonb parsed by @effect/sql-pg, timestamps as `Date`. */
 const DomainRow = Schema.Struct({
   hostname: Schema.String,
   projectId: Schema.String,
   kind: DomainKind,
   status: DomainStatus,
-  dnsRecord: Schema.encodedSchema(DnsRecordInstruction),
-  lastCheckedAt: Schema.NullOr(Schema.ValidDateFromSelf),
-  nextCheckAt: Schema.NullOr(Schema.ValidDateFromSelf),
-  deadline: Schema.ValidDateFromSelf,
-  problems: Schema.encodedSchema(Schema.Array(Problem)),
-  certificate: Schema.encodedSchema(Certificate),
-  createdAt: Schema.ValidDateFromSelf,
-  issuance: Schema.NullOr(Schema.encodedSchema(Issuance)),
-  issuanceNextAttemptAt: Schema.NullOr(Schema.ValidDateFromSelf)
+  dnsRecord: Schema.toEncoded(DnsRecordInstruction),
+  lastCheckedAt: Schema.NullOr(Schema.Date),
+  nextCheckAt: Schema.NullOr(Schema.Date),
+  deadline: Schema.Date,
+  problems: Schema.toEncoded(Schema.Array(Problem)),
+  certificate: Schema.toEncoded(Certificate),
+  createdAt: Schema.Date,
+  issuance: Schema.NullOr(Schema.toEncoded(Issuance)),
+  issuanceNextAttemptAt: Schema.NullOr(Schema.Date)
 })
 type DomainRow = typeof DomainRow.Type
 
@@ -51,51 +51,53 @@ const isoOrNull = (date: Date | null): string | null => (date === null ? null : 
 const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso))
 
 /** A row decoded into a `CustomDomain` (every field checked again), and a domain encoded into a row. */
-const CustomDomainFromRow = Schema.transformOrFail(DomainRow, CustomDomain, {
-  strict: true,
-  decode: (row) =>
-    ParseResult.succeed({
-      hostname: row.hostname,
-      projectId: row.projectId,
-      kind: row.kind,
-      status: row.status,
-      dnsRecord: row.dnsRecord,
-      verification: {
-        lastCheckedAt: isoOrNull(row.lastCheckedAt),
-        nextCheckAt: isoOrNull(row.nextCheckAt),
-        deadline: row.deadline.toISOString(),
-        problems: row.problems
-      },
-      certificate: row.certificate,
-      createdAt: row.createdAt.toISOString(),
-      issuance:
-        row.issuance === null
-          ? null
-          : { ...row.issuance, nextAttemptAt: isoOrNull(row.issuanceNextAttemptAt) }
-    }),
-  encode: (domain) =>
-    ParseResult.succeed({
-      hostname: domain.hostname,
-      projectId: domain.projectId,
-      kind: domain.kind,
-      status: domain.status,
-      dnsRecord: domain.dnsRecord,
-      lastCheckedAt: dateOrNull(domain.verification.lastCheckedAt),
-      nextCheckAt: dateOrNull(domain.verification.nextCheckAt),
-      deadline: new Date(domain.verification.deadline),
-      problems: domain.verification.problems,
-      certificate: domain.certificate,
-      createdAt: new Date(domain.createdAt),
-      issuance: domain.issuance,
-      issuanceNextAttemptAt: dateOrNull(domain.issuance?.nextAttemptAt ?? null)
+const CustomDomainFromRow = DomainRow.pipe(
+  Schema.decodeTo(
+    CustomDomain,
+    SchemaTransformation.transform({
+      decode: (row) => ({
+        hostname: row.hostname,
+        projectId: row.projectId,
+        kind: row.kind,
+        status: row.status,
+        dnsRecord: row.dnsRecord,
+        verification: {
+          lastCheckedAt: isoOrNull(row.lastCheckedAt),
+          nextCheckAt: isoOrNull(row.nextCheckAt),
+          deadline: row.deadline.toISOString(),
+          problems: row.problems
+        },
+        certificate: row.certificate,
+        createdAt: row.createdAt.toISOString(),
+        issuance:
+          row.issuance === null
+            ? null
+            : { ...row.issuance, nextAttemptAt: isoOrNull(row.issuanceNextAttemptAt) }
+      }),
+      encode: (domain): DomainRow => ({
+        hostname: domain.hostname,
+        projectId: domain.projectId,
+        kind: domain.kind,
+        status: domain.status,
+        dnsRecord: domain.dnsRecord,
+        lastCheckedAt: dateOrNull(domain.verification.lastCheckedAt),
+        nextCheckAt: dateOrNull(domain.verification.nextCheckAt),
+        deadline: new Date(domain.verification.deadline),
+        problems: domain.verification.problems,
+        certificate: domain.certificate,
+        createdAt: new Date(domain.createdAt),
+        issuance: domain.issuance,
+        issuanceNextAttemptAt: dateOrNull(domain.issuance?.nextAttemptAt ?? null)
+      })
     })
-})
+  )
+)
 
 const Changed = Schema.Struct({ hostname: Hostname })
 
-const Lease = Schema.Struct({ holder: Schema.String, until: Schema.ValidDateFromSelf })
+const Lease = Schema.Struct({ holder: Schema.String, until: Schema.Date })
 
-export const make: Effect.Effect<DomainRepository["Type"], never, SqlClient.SqlClient> = Effect.gen(
+export const make: Effect.Effect<DomainRepository["Service"], never, SqlClient.SqlClient> = Effect.gen(
   function* () {
     const sql = yield* SqlClient.SqlClient
 
@@ -143,7 +145,7 @@ export const make: Effect.Effect<DomainRepository["Type"], never, SqlClient.SqlC
           ${jsonOrNull(row.issuance)}, ${row.issuanceNextAttemptAt})`
     })
 
-    const findByHostname = SqlSchema.findOne({
+    const findByHostname = SqlSchema.findOneOption({
       Request: Hostname,
       Result: CustomDomainFromRow,
       execute: (hostname) => sql`select ${columns} from custom_domains where hostname = ${hostname}`
@@ -171,7 +173,7 @@ export const make: Effect.Effect<DomainRepository["Type"], never, SqlClient.SqlC
     })
 
     const claimDue = SqlSchema.findAll({
-      Request: Schema.Struct({ now: Schema.ValidDateFromSelf, limit: Schema.Int, lease: Lease }),
+      Request: Schema.Struct({ now: Schema.Date, limit: Schema.Int, lease: Lease }),
       Result: CustomDomainFromRow,
       execute: ({ lease, limit, now }) => sql`
         with claimed as (
@@ -189,8 +191,8 @@ export const make: Effect.Effect<DomainRepository["Type"], never, SqlClient.SqlC
         from claimed order by work_due_at, position`
     })
 
-    const countDue = SqlSchema.single({
-      Request: Schema.ValidDateFromSelf,
+    const countDue = SqlSchema.findOne({
+      Request: Schema.Date,
       Result: Schema.Struct({ count: Schema.Int }),
       execute: (now) => sql`select count(*)::int as count from custom_domains where work_due_at <= ${now}`
     })

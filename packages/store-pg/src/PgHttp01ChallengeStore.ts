@@ -3,14 +3,14 @@
  * whichever process the CA's validation request reaches can answer it, whichever process started the
  * order. Putting a token again replaces its key authorization.
  */
-import { SqlClient, SqlSchema } from "@effect/sql"
 import { Http01ChallengeStore } from "@petstore/domain"
 import { Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"
 
 const Challenge = Schema.Struct({ token: Schema.String, keyAuthorization: Schema.String })
 
-export const make: Effect.Effect<Http01ChallengeStore["Type"], never, SqlClient.SqlClient> = Effect.gen(
+export const make: Effect.Effect<Http01ChallengeStore["Service"], never, SqlClient.SqlClient> = Effect.gen(
   function* () {
     const sql = yield* SqlClient.SqlClient
 
@@ -23,7 +23,7 @@ export const make: Effect.Effect<Http01ChallengeStore["Type"], never, SqlClient.
           created_at = excluded.created_at`
     })
 
-    const findByToken = SqlSchema.findOne({
+    const findByToken = SqlSchema.findOneOption({
       Request: Schema.String,
       Result: Challenge,
       execute: (token) => sql`

@@ -4,25 +4,17 @@
  * on `Proceed` overwrite it. Concurrent requests with one key queue on the row lock (or on the
  * primary key), so exactly one of them proceeds.
  */
-import { SqlClient, type SqlError, SqlSchema } from "@effect/sql"
 import {
   decideIdempotency,
   type IdempotencyDecision,
   IdempotencyRepository,
-  type IdempotencyScope,
-  PetId
+  type IdempotencyScope
 } from "@petstore/domain"
-import { Data, Effect, Layer, Option, type ParseResult, Schema } from "effect"
-import { Int8FromString } from "./internal/Int8FromString.js"
+import { Data, Effect, Layer, Option, Result } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import type { CorruptRow } from "./internal/CorruptRow.js"
+import { idempotencyRecordFromRow } from "./internal/IdempotencyRow.js"
 import { storageOperation } from "./internal/storageOperation.js"
-
-const IdempotencyRecordFromRow = Schema.Struct({
-  fingerprint: Schema.String,
-  createdAt: Schema.DateFromSelf,
-  petId: Schema.OptionFromNullOr(Schema.compose(Int8FromString, PetId))
-})
-
-const Scope = Schema.Struct({ account: Schema.String, key: Schema.String })
 
 /**
  * How often a reservation looks again when the row it collided with has vanished before it could be
@@ -37,20 +29,23 @@ class ReservationVanished extends Data.TaggedError("ReservationVanished")<{ read
   }
 }
 
-type ReserveFailure = SqlError.SqlError | ParseResult.ParseError | ReservationVanished
+type ReserveFailure = SqlError.SqlError | CorruptRow | ReservationVanished
 
-export const make: Effect.Effect<IdempotencyRepository["Type"], never, SqlClient.SqlClient> = Effect.gen(
+export const make: Effect.Effect<IdempotencyRepository["Service"], never, SqlClient.SqlClient> = Effect.gen(
   function* () {
     const sql = yield* SqlClient.SqlClient
 
-    const lockExisting = SqlSchema.findOne({
-      Request: Scope,
-      Result: IdempotencyRecordFromRow,
-      execute: (scope) => sql`
+    const lockExisting = (scope: IdempotencyScope) =>
+      Effect.flatMap(
+        sql`
         select fingerprint, created_at as "createdAt", pet_id as "petId" from idempotency_keys
         where account = ${scope.account} and key = ${scope.key}
-        for update`
-    })
+        for update`,
+        ([row]) =>
+          row === undefined
+            ? Effect.succeedNone
+            : Effect.fromResult(Result.map(idempotencyRecordFromRow(row), Option.some))
+      )
 
     const reserveOnce = (
       scope: IdempotencyScope,

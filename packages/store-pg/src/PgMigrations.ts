@@ -1,14 +1,14 @@
 /**
- * The schema of the PostgreSQL store, applied by @effect/sql's Migrator. The migrations are listed
+ * The schema of the PostgreSQL store, applied by `effect/sql`'s Migrator. The migrations are listed
  * in a record rather than read from a directory, so they run the same from sources, compiled output
  * or a bundle, and no platform service (FileSystem, Path, `pg_dump`) is needed.
  *
  * Pending migrations run in one transaction under an exclusive lock on the migrations table; only
  * ids above the latest applied one run, so running again is a no-op.
  */
-import { Migrator, type SqlClient } from "@effect/sql"
 import type { StorageError } from "@petstore/domain"
-import { Effect, Layer, Option } from "effect"
+import { type Effect, Layer } from "effect"
+import { Migrator, type SqlClient } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"
 import pets from "./migrations/0001_pets.js"
 import apiKeys from "./migrations/0002_api_keys.js"
@@ -16,6 +16,7 @@ import idempotencyKeys from "./migrations/0003_idempotency_keys.js"
 import customDomains from "./migrations/0004_custom_domains.js"
 import certificates from "./migrations/0005_certificates.js"
 import idempotencyKeysCreatedAt from "./migrations/0006_idempotency_keys_created_at.js"
+import apiKeyChanges from "./migrations/0007_api_key_changes.js"
 
 /** Keys are `<id>_<name>`; ids must only grow. */
 export const migrations = {
@@ -24,7 +25,8 @@ export const migrations = {
   "0003_idempotency_keys": idempotencyKeys,
   "0004_custom_domains": customDomains,
   "0005_certificates": certificates,
-  "0006_idempotency_keys_created_at": idempotencyKeysCreatedAt
+  "0006_idempotency_keys_created_at": idempotencyKeysCreatedAt,
+  "0007_api_key_changes": apiKeyChanges
 }
 
 /** Where applied migrations are recorded. */
@@ -38,10 +40,6 @@ export const run: Effect.Effect<
   StorageError,
   SqlClient.SqlClient
 > = migrator({ loader: Migrator.fromRecord(migrations), table: migrationsTable }).pipe(
-  // The Migrator reports a failing migration as a defect; it is a storage failure like any other.
-  Effect.catchSomeDefect((defect) =>
-    defect instanceof Migrator.MigrationError ? Option.some(Effect.fail(defect)) : Option.none()
-  ),
   storageOperation("PgMigrations.run")
 )
 

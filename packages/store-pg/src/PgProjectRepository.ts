@@ -3,7 +3,6 @@
  * an id already taken (by any account) is refused by the database itself; the domain config is a
  * jsonb column, null until the owner saves one.
  */
-import { SqlClient, SqlSchema } from "@effect/sql"
 import {
   DeployStatus,
   DomainConfig,
@@ -13,64 +12,69 @@ import {
   ProjectIdTaken,
   ProjectRepository
 } from "@petstore/domain"
-import { Effect, Layer, Option, ParseResult, Schema } from "effect"
+import { Effect, Layer, Option, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"
 import { isUniqueViolation } from "./internal/uniqueViolation.js"
 
-/** A `projects` row as selected below (timestamps as node-postgres delivers them). */
+/** A `projects` row as selected below (timestamps as @effect/sql-pg delivers them: `Date`). */
 const ProjectRow = Schema.Struct({
   id: Schema.String,
   account: Schema.String,
   plan: Plan,
   lastDeployStatus: Schema.NullOr(DeployStatus),
-  lastDeployAt: Schema.NullOr(Schema.ValidDateFromSelf),
-  lastSucceededDeployAt: Schema.NullOr(Schema.ValidDateFromSelf),
-  createdAt: Schema.ValidDateFromSelf
+  lastDeployAt: Schema.NullOr(Schema.Date),
+  lastSucceededDeployAt: Schema.NullOr(Schema.Date),
+  createdAt: Schema.Date
 })
 
 const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString())
 const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso))
 
 /** A row decoded into a `Project` (every field checked again), and a project encoded into a row. */
-const ProjectFromRow = Schema.transformOrFail(ProjectRow, Project, {
-  strict: true,
-  decode: (row, _, ast) => {
-    if ((row.lastDeployStatus === null) !== (row.lastDeployAt === null)) {
-      return ParseResult.fail(
-        new ParseResult.Type(
-          ast,
-          row,
-          "last_deploy_status and last_deploy_at must both be set or both be null"
-        )
-      )
-    }
-    return ParseResult.succeed({
-      id: row.id,
-      account: row.account,
-      plan: row.plan,
-      lastDeploy:
-        row.lastDeployStatus === null || row.lastDeployAt === null
-          ? null
-          : { status: row.lastDeployStatus, at: row.lastDeployAt.toISOString() },
-      lastSucceededDeployAt: isoOrNull(row.lastSucceededDeployAt),
-      createdAt: row.createdAt.toISOString()
+const ProjectFromRow = ProjectRow.pipe(
+  Schema.decodeTo(
+    Project,
+    SchemaTransformation.transformEffect({
+      decode: (row, options) => {
+        if ((row.lastDeployStatus === null) !== (row.lastDeployAt === null)) {
+          return Effect.fail(
+            new SchemaIssue.InvalidValue(
+              { message: "last_deploy_status and last_deploy_at must both be set or both be null" },
+              row,
+              options
+            )
+          )
+        }
+        return Effect.succeed({
+          id: row.id,
+          account: row.account,
+          plan: row.plan,
+          lastDeploy:
+            row.lastDeployStatus === null || row.lastDeployAt === null
+              ? null
+              : { status: row.lastDeployStatus, at: row.lastDeployAt.toISOString() },
+          lastSucceededDeployAt: isoOrNull(row.lastSucceededDeployAt),
+          createdAt: row.createdAt.toISOString()
+        })
+      },
+      encode: (project) =>
+        Effect.succeed({
+          id: project.id,
+          account: project.account,
+          plan: project.plan,
+          lastDeployStatus: project.lastDeploy?.status ?? null,
+          lastDeployAt: dateOrNull(project.lastDeploy?.at ?? null),
+          lastSucceededDeployAt: dateOrNull(project.lastSucceededDeployAt),
+          createdAt: new Date(project.createdAt)
+        })
     })
-  },
-  encode: (project) =>
-    ParseResult.succeed({
-      id: project.id,
-      account: project.account,
-      plan: project.plan,
-      lastDeployStatus: project.lastDeploy?.status ?? null,
-      lastDeployAt: dateOrNull(project.lastDeploy?.at ?? null),
-      lastSucceededDeployAt: dateOrNull(project.lastSucceededDeployAt),
-      createdAt: new Date(project.createdAt)
-    })
-})
+  )
+)
 
 const ConfigRow = Schema.Struct({ config: Schema.NullOr(DomainConfig) })
 
-export const make: Effect.Effect<ProjectRepository["Type"], never, SqlClient.SqlClient> = Effect.gen(
+export const make: Effect.Effect<ProjectRepository["Service"], never, SqlClient.SqlClient> = Effect.gen(
   function* () {
     const sql = yield* SqlClient.SqlClient
 
@@ -96,27 +100,27 @@ export const make: Effect.Effect<ProjectRepository["Type"], never, SqlClient.Sql
         where id = ${row.id}`
     })
 
-    const findById = SqlSchema.findOne({
+    const findById = SqlSchema.findOneOption({
       Request: ProjectId,
       Result: ProjectFromRow,
       execute: (id) => sql`select ${columns} from projects where id = ${id}`
     })
 
-    const findOwned = SqlSchema.findOne({
+    const findOwned = SqlSchema.findOneOption({
       Request: Schema.Struct({ account: Schema.String, id: ProjectId }),
       Result: ProjectFromRow,
       execute: ({ account, id }) =>
         sql`select ${columns} from projects where id = ${id} and account = ${account}`
     })
 
-    const findConfig = SqlSchema.findOne({
+    const findConfig = SqlSchema.findOneOption({
       Request: ProjectId,
       Result: ConfigRow,
       execute: (id) => sql`select domain_config as "config" from projects where id = ${id}`
     })
 
     const saveConfig = SqlSchema.void({
-      Request: Schema.Struct({ id: ProjectId, config: Schema.parseJson(DomainConfig) }),
+      Request: Schema.Struct({ id: ProjectId, config: Schema.fromJsonString(DomainConfig) }),
       execute: ({ config, id }) => sql`update projects set domain_config = ${config}::jsonb where id = ${id}`
     })
 
@@ -138,7 +142,7 @@ export const make: Effect.Effect<ProjectRepository["Type"], never, SqlClient.Sql
       update: (project) => update(project).pipe(storageOperation("ProjectRepository.update")),
       findConfig: (id) =>
         findConfig(id).pipe(
-          Effect.map(Option.flatMap((row) => Option.fromNullable(row.config))),
+          Effect.map(Option.flatMap((row) => Option.fromNullishOr(row.config))),
           storageOperation("ProjectRepository.findConfig")
         ),
       saveConfig: (id, config) =>

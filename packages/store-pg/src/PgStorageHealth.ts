@@ -2,14 +2,14 @@
  * StorageHealth on PostgreSQL: a trivial query that has to make a round trip within a few seconds
  * (a server that accepts connections but never answers is not ready either).
  */
-import { SqlClient } from "@effect/sql"
 import { StorageHealth } from "@petstore/domain"
 import { Duration, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"
 
 export const checkTimeout = Duration.seconds(5)
 
-export const make: Effect.Effect<StorageHealth["Type"], never, SqlClient.SqlClient> = Effect.map(
+export const make: Effect.Effect<StorageHealth["Service"], never, SqlClient.SqlClient> = Effect.map(
   SqlClient.SqlClient,
   (sql) =>
     StorageHealth.of({

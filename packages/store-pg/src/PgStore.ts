@@ -5,21 +5,27 @@
  * `PgStore.layer.pipe(Layer.provide(PgMigrations.layer), Layer.provide(PgStore.clientLayer({ url })))`.
  * The certificate stores are a layer of their own (`certificatesLayer`), since keeping private keys
  * needs a `PrivateKeyCipher` (the secret) besides the client.
+ *
+ * API keys are kept in memory once found (`PgApiKeyRepository.layerCached`), dropped as soon as
+ * they change: on a server, by listening for the changes other processes make (a connection of its
+ * own); on the embedded database, whose client layer says only this process can change it, by
+ * this process's own changes.
  */
-import type { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
-import {
-  type ApiKeyRepository,
-  type CertificateStore,
-  type DomainRepository,
-  type Http01ChallengeStore,
-  type IdempotencyRepository,
-  type PetRepository,
-  type ProjectRepository,
+import type * as PgClient from "@effect/sql-pg/PgClient"
+import type {
+  ApiKeyRepository,
+  CertificateStore,
+  DomainRepository,
+  Http01ChallengeStore,
+  IdempotencyRepository,
+  PetRepository,
+  ProjectRepository,
   StorageError,
-  type StorageHealth
+  StorageHealth
 } from "@petstore/domain"
 import { Duration, Layer, Redacted } from "effect"
+import type { SqlClient } from "effect/sql"
+import { connectedClientLayer } from "./internal/connectedClientLayer.js"
 import * as PgApiKeyRepository from "./PgApiKeyRepository.js"
 import * as PgCertificateStore from "./PgCertificateStore.js"
 import * as PgDomainRepository from "./PgDomainRepository.js"
@@ -39,11 +45,11 @@ export const layer: Layer.Layer<
   | DomainRepository
   | StorageHealth,
   never,
-  SqlClient.SqlClient
+  SqlClient.SqlClient | PgClient.PgClient
 > = Layer.mergeAll(
   PgPetRepository.layer,
   PgIdempotencyRepository.layer,
-  PgApiKeyRepository.layer,
+  PgApiKeyRepository.layerCached(),
   PgProjectRepository.layer,
   PgDomainRepository.layer,
   PgStorageHealth.layer
@@ -61,7 +67,7 @@ export const certificatesLayer: Layer.Layer<
  * serves or works on custom domains runs on.
  */
 export const migratedLayer = <E1, R1, E2, R2>(
-  client: Layer.Layer<SqlClient.SqlClient, E1, R1>,
+  client: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, E1, R1>,
   cipher: Layer.Layer<PrivateKeyCipher, E2, R2>
 ) =>
   Layer.merge(layer, certificatesLayer).pipe(
@@ -71,30 +77,34 @@ export const migratedLayer = <E1, R1, E2, R2>(
   )
 
 export interface ClientOptions {
-  /** `postgres://user:password@host:port/database` (query parameters as node-postgres reads them). */
+  /** `postgres://user:password@host:port/database` (libpq URI parameters: `sslmode`, `connect_timeout`…). */
   readonly url: Redacted.Redacted<string> | string
-  /** Size of the connection pool (default 10). A single-session server (embedded PGlite) needs 1. */
+  /** Size of the connection pool (default 10). */
   readonly maxConnections?: number
-  /**
-   * Keep idle connections open instead of closing them after 10 seconds. A single-session server
-   * needs this: it frees its only slot a moment after a connection closes, so the pool's reconnect
-   * would be refused.
-   */
+  /** Keep idle connections open instead of closing them after 10 seconds. */
   readonly keepIdleConnections?: boolean
   /** How long connecting may take (default 10 seconds). */
-  readonly connectTimeout?: Duration.DurationInput
+  readonly connectTimeout?: Duration.Input
   readonly applicationName?: string
 }
 
-/** A `PgClient` (also provided as `SqlClient`); fails with `StorageError` when the server cannot be reached. */
+/**
+ * A `PgClient` (also provided as `SqlClient`); fails with `StorageError` when the server cannot be
+ * reached. Statements are prepared (and kept per connection) by @effect/sql-pg, and the statements of
+ * concurrent requests are pipelined on the pooled connections (`multiplex`): one write and one read for
+ * several statements instead of one each, which took a statement from about 44 to 27 µs of CPU on the
+ * benchmark machine. Transactions and the key-change listener still hold a connection of their own.
+ * A pipelined statement cannot be cancelled on the server when its request is interrupted (the cancel
+ * would hit whichever statement runs): it finishes and its rows are dropped.
+ */
 export const clientLayer = (
   options: ClientOptions
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, StorageError> =>
-  PgClient.layer({
+  connectedClientLayer({
     url: typeof options.url === "string" ? Redacted.make(options.url) : options.url,
     maxConnections: options.maxConnections,
-    // node-postgres reads an idle timeout of 0 as "never close".
-    idleTimeout: options.keepIdleConnections === true ? Duration.zero : undefined,
+    idleTimeout: options.keepIdleConnections === true ? Duration.infinity : Duration.seconds(10),
     connectTimeout: options.connectTimeout ?? Duration.seconds(10),
-    applicationName: options.applicationName ?? "petstore"
-  }).pipe(Layer.mapError((cause) => new StorageError({ operation: "PgStore.connect", cause })))
+    applicationName: options.applicationName ?? "petstore",
+    multiplex: true
+  })

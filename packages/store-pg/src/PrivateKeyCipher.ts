@@ -24,7 +24,7 @@ export class PrivateKeyCipherError extends Data.TaggedError("PrivateKeyCipherErr
   readonly message: string
 }> {}
 
-export class PrivateKeyCipher extends Context.Tag("@petstore/store-pg/PrivateKeyCipher")<
+export class PrivateKeyCipher extends Context.Service<
   PrivateKeyCipher,
   {
     /** The versioned, encrypted text of `privateKeyPem`, bound to `boundTo`. */
@@ -38,7 +38,7 @@ export class PrivateKeyCipher extends Context.Tag("@petstore/store-pg/PrivateKey
       boundTo: string
     ) => Effect.Effect<Redacted.Redacted<string>, PrivateKeyCipherError>
   }
->() {}
+>()("@petstore/store-pg/PrivateKeyCipher") {}
 
 const version = "v1"
 const algorithm = "aes-256-gcm"
@@ -61,7 +61,7 @@ const decodePart = (part: string | undefined, length?: number): Buffer | undefin
   return length === undefined || bytes.length === length ? bytes : undefined
 }
 
-const cipherWithKey = (key: KeyObject): PrivateKeyCipher["Type"] =>
+const cipherWithKey = (key: KeyObject): PrivateKeyCipher["Service"] =>
   PrivateKeyCipher.of({
     encrypt: (privateKeyPem, boundTo) =>
       Effect.try({
@@ -111,7 +111,7 @@ const cipherWithKey = (key: KeyObject): PrivateKeyCipher["Type"] =>
 /** The cipher keyed by `secret`; an empty secret is refused (it would protect nothing). */
 export const make = (
   secret: Redacted.Redacted<string>
-): Effect.Effect<PrivateKeyCipher["Type"], PrivateKeyCipherError> =>
+): Effect.Effect<PrivateKeyCipher["Service"], PrivateKeyCipherError> =>
   Redacted.value(secret).length === 0
     ? Effect.fail(new PrivateKeyCipherError({ message: "The secret for private keys at rest is empty" }))
     : Effect.sync(() => cipherWithKey(derive(secret)))

@@ -1,45 +1,62 @@
 /**
  * Where the secret that encrypts private keys at rest comes from: `PETSTORE_SECRET_KEY`, or, unset, a
- * random secret generated once into a file of the data directory (mode 0600). The file suits one
- * machine (the API and the worker sharing it); replicas on several machines must share the variable,
- * or each would fail to read the others' keys.
+ * random secret generated once into a file of the data directory (mode 0600, in the directory made
+ * private by `PrivateDirectory.ensure`). The file suits one machine (the API and the worker sharing
+ * it); replicas on several machines must share the variable, or each would fail to read the others'
+ * keys.
  */
 import { randomBytes } from "node:crypto"
-import { mkdir, readFile, writeFile } from "node:fs/promises"
+import { readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
+import * as PrivateDirectory from "./PrivateDirectory.js"
 import * as PrivateKeyCipher from "./PrivateKeyCipher.js"
 
 /** The file in the data directory that holds a generated secret. */
 export const secretFile = "secret-key"
 
 const isAlreadyThere = (cause: unknown) =>
-  typeof cause === "object" && cause !== null && (cause as { code?: unknown }).code === "EEXIST"
+  typeof cause === "object" && cause !== null && "code" in cause && cause.code === "EEXIST"
+
+const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
 /** The secret in `directory`, generated there first if missing (exclusive create: concurrent starts agree). */
-export const fromDirectory = (directory: string) =>
-  Effect.tryPromise({
-    try: async () => {
-      await mkdir(directory, { recursive: true, mode: 0o700 })
-      const path = join(directory, secretFile)
-      try {
-        await writeFile(path, `${randomBytes(32).toString("base64url")}\n`, { mode: 0o600, flag: "wx" })
-      } catch (cause) {
-        if (!isAlreadyThere(cause)) throw cause
-      }
-      return Redacted.make((await readFile(path, "utf8")).trim())
-    },
-    catch: (cause) =>
-      new PrivateKeyCipher.PrivateKeyCipherError({
-        message: `The secret for private keys cannot be kept in ${directory}: ${cause instanceof Error ? cause.message : String(cause)}`
+export const fromDirectory = (
+  directory: string
+): Effect.Effect<Redacted.Redacted<string>, PrivateKeyCipher.PrivateKeyCipherError> => {
+  const cannotKeep = (cause: unknown) =>
+    new PrivateKeyCipher.PrivateKeyCipherError({
+      message: `The secret for private keys cannot be kept in ${directory}: ${describe(cause)}`
+    })
+  return PrivateDirectory.ensure(directory).pipe(
+    Effect.mapError((error) => cannotKeep(error.cause ?? error.message)),
+    Effect.flatMap((privateDirectory) =>
+      Effect.tryPromise({
+        try: async () => {
+          const path = join(privateDirectory, secretFile)
+          try {
+            await writeFile(path, `${randomBytes(32).toString("base64url")}\n`, { mode: 0o600, flag: "wx" })
+          } catch (cause) {
+            if (!isAlreadyThere(cause)) throw cause
+          }
+          return Redacted.make((await readFile(path, "utf8")).trim())
+        },
+        catch: cannotKeep
       })
-  })
+    )
+  )
+}
 
 /** The cipher keyed by `PETSTORE_SECRET_KEY`, else by the secret kept in `directory`. */
-export const cipherLayer = (directory: string) =>
-  Layer.unwrapEffect(
+export const cipherLayer = (
+  directory: string
+): Layer.Layer<
+  PrivateKeyCipher.PrivateKeyCipher,
+  PrivateKeyCipher.PrivateKeyCipherError | Config.ConfigError
+> =>
+  Layer.unwrap(
     Effect.gen(function* () {
-      const configured = yield* Config.redacted("PETSTORE_SECRET_KEY").pipe(Config.option)
+      const configured = yield* Config.Redacted("PETSTORE_SECRET_KEY").pipe(Config.option)
       const secret = Option.isSome(configured)
         ? configured.value
         : yield* Effect.tap(fromDirectory(directory), () =>

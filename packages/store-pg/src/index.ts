@@ -1,7 +1,7 @@
 /**
  * @petstore/store-pg: the storage ports of @petstore/domain on PostgreSQL (@effect/sql-pg), with
- * its migrations, the encryption at rest of certificates' private keys, and an embedded PostgreSQL
- * (PGlite) for running without a database server.
+ * its migrations, the encryption at rest of certificates' private keys, an embedded PostgreSQL
+ * (PGlite) for running without a database server, and the private data directory they live in.
  */
 export * as EmbeddedPostgres from "./EmbeddedPostgres.js"
 export * as PgApiKeyRepository from "./PgApiKeyRepository.js"
@@ -14,5 +14,6 @@ export * as PgPetRepository from "./PgPetRepository.js"
 export * as PgProjectRepository from "./PgProjectRepository.js"
 export * as PgStorageHealth from "./PgStorageHealth.js"
 export * as PgStore from "./PgStore.js"
+export * as PrivateDirectory from "./PrivateDirectory.js"
 export * as PrivateKeyCipher from "./PrivateKeyCipher.js"
 export * as PrivateKeySecret from "./PrivateKeySecret.js"

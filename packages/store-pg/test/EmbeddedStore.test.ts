@@ -1,13 +1,14 @@
 /**
  * The repository contract against the embedded PGlite, plus what is particular to it: data persists
- * in its directory, the directory is locked while open, and statements of concurrent requests queue
- * on its single connection without leaking into each other's transactions.
+ * in its directory, the directory is locked while open, statements of concurrent requests queue on
+ * its single connection without leaking into each other's transactions, nothing listens for other
+ * processes, and the directory is private.
  */
 
-import { writeFile } from "node:fs/promises"
+import { chmod, mkdir, readdir, readFile, readlink, stat, writeFile } from "node:fs/promises"
+import { Server } from "node:net"
 import { join } from "node:path"
-import { SqlClient } from "@effect/sql"
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, vi } from "@effect/vitest"
 import {
   AccountName,
   ApiKeyRepository,
@@ -17,6 +18,7 @@ import {
 } from "@petstore/domain"
 import { ContractFixtures, storeContract } from "@petstore/testing"
 import { Array as Arr, Effect, Exit, Layer, Option, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 import { EmbeddedPostgres, PgMigrations, PgStore, PrivateKeyCipher } from "../src/index.js"
 import { temporaryDirectory } from "./temporaryDirectory.js"
 
@@ -28,13 +30,102 @@ const embeddedStore = (dataDirectory: string) => {
   return Layer.provideMerge(stores, Layer.provideMerge(PgMigrations.layer, client))
 }
 
-storeContract(
-  "PgStore on embedded PGlite",
-  Layer.unwrapScoped(Effect.map(temporaryDirectory, embeddedStore)),
-  { timeout: 120_000 }
-)
+const modeOf = (path: string) => Effect.promise(() => stat(path)).pipe(Effect.map((s) => s.mode & 0o777))
+
+/**
+ * The inodes of the listening sockets (TCP, TCP over IPv6, Unix) this process holds, from Linux's
+ * /proc; elsewhere none are found, and the `listen` spy below is what checks.
+ */
+const listeningSockets: Effect.Effect<ReadonlyArray<string>> = Effect.promise(async () => {
+  const read = (path: string) => readFile(path, "utf8").catch(() => "")
+  const rows = (text: string) =>
+    text
+      .split("\n")
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+  const listening = new Set<string>()
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    // st 0A is LISTEN; the inode is the tenth column.
+    for (const row of rows(await read(table)))
+      if (row[3] === "0A" && row[9] !== undefined) listening.add(row[9])
+  }
+  // Flags 00010000 (accepting connections) is a listening Unix socket; the inode is the seventh column.
+  for (const row of rows(await read("/proc/net/unix"))) {
+    if (row[3] === "00010000" && row[6] !== undefined) listening.add(row[6])
+  }
+  const descriptors = await readdir("/proc/self/fd").catch((): Array<string> => [])
+  const owned = await Promise.all(descriptors.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => "")))
+  return owned
+    .map((link) => /^socket:\[(\d+)\]$/.exec(link)?.[1])
+    .filter((inode): inode is string => inode !== undefined && listening.has(inode))
+    .sort()
+})
+
+/** Every path under `directory` that is a socket. */
+const socketsUnder = (directory: string) =>
+  Effect.promise(async () => {
+    const entries = await readdir(directory, { recursive: true })
+    const kinds = await Promise.all(
+      entries.map((entry) => stat(join(directory, entry)).catch(() => undefined))
+    )
+    return entries.filter((_, index) => kinds[index]?.isSocket() === true)
+  })
+
+storeContract("PgStore on embedded PGlite", Layer.unwrap(Effect.map(temporaryDirectory, embeddedStore)), {
+  timeout: 120_000
+})
 
 describe("EmbeddedPostgres", () => {
+  it.live(
+    "nothing listens: no TCP port, no socket, so no other process or user can connect",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const directory = join(yield* temporaryDirectory, "data")
+          const before = yield* listeningSockets
+          const listen = vi.spyOn(Server.prototype, "listen")
+          yield* Effect.addFinalizer(() => Effect.sync(() => listen.mockRestore()))
+          yield* Effect.gen(function* () {
+            const pets = yield* PetRepository
+            const pet = yield* pets.create(ContractFixtures.newPet("Private"), Option.none())
+            expect(yield* pets.findById(pet.id)).toEqual(Option.some(pet))
+            expect(listen).not.toHaveBeenCalled()
+            expect(yield* listeningSockets).toEqual(before)
+            expect(yield* socketsUnder(directory)).toEqual([])
+          }).pipe(Effect.provide(embeddedStore(directory)))
+        })
+      ),
+    120_000
+  )
+
+  it.live(
+    "the data directory is private (0700) before PGlite writes into it, whether it was missing or looser",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const root = yield* temporaryDirectory
+          const missing = join(root, "missing", "data")
+          const opened = yield* Effect.scoped(EmbeddedPostgres.start({ dataDirectory: missing }))
+          expect(opened.dataDirectory).toBe(missing)
+          expect(yield* modeOf(missing)).toBe(0o700)
+          // PGlite's files are open to everyone (0666): only the directory keeps others out.
+          expect((yield* Effect.promise(() => readdir(missing))).length).toBeGreaterThan(0)
+
+          const loose = join(root, "loose")
+          yield* Effect.promise(() => mkdir(loose))
+          yield* Effect.promise(() => chmod(loose, 0o755))
+          yield* Effect.scoped(
+            Effect.gen(function* () {
+              yield* EmbeddedPostgres.start({ dataDirectory: loose })
+              expect(yield* modeOf(loose)).toBe(0o700)
+            })
+          )
+          expect(yield* modeOf(loose)).toBe(0o700)
+        })
+      ),
+    120_000
+  )
+
   it.live(
     "data survives closing and reopening the directory",
     () =>

@@ -3,11 +3,12 @@
  * private key is stored encrypted (never the PEM), a store with another secret or a key moved to
  * another row cannot read it and says so, and a certificate goes with its domain.
  */
-import { SqlClient } from "@effect/sql"
+
 import { expect, layer } from "@effect/vitest"
 import { CertificateStore, DomainRepository } from "@petstore/domain"
 import { ContractFixtures } from "@petstore/testing"
 import { Effect, Layer, Option, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 import { PgCertificateStore, PgMigrations, PgStore, PrivateKeyCipher } from "../src/index.js"
 import { bothServers } from "./bothServers.js"
 

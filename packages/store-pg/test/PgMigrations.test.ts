@@ -2,18 +2,22 @@
  * The schema, on a real PostgreSQL server and on the embedded PGlite: migrating again changes
  * nothing, and the database itself refuses rows the domain would refuse.
  */
-import { Migrator, SqlClient, type SqlError } from "@effect/sql"
+
 import { expect, layer } from "@effect/vitest"
-import { Effect, Exit } from "effect"
+import { Cause, Effect, Exit, Option } from "effect"
+import { Migrator, SqlClient, type SqlError } from "effect/sql"
 import { PgMigrations } from "../src/index.js"
 import { bothServers } from "./bothServers.js"
 
-/** The SQLSTATE of a failed statement. */
+/** The SQLSTATE of a failed statement (the server's error is the cause of the `SqlError`'s reason). */
 const sqlState = <A>(exit: Exit.Exit<A, SqlError.SqlError>): string | undefined => {
   if (Exit.isSuccess(exit)) return undefined
-  const failure = exit.cause._tag === "Fail" ? exit.cause.error.cause : undefined
-  return typeof failure === "object" && failure !== null && "code" in failure
-    ? String(failure.code)
+  const failure = Option.map(Cause.findErrorOption(exit.cause), (error) => error.reason.cause)
+  return Option.isSome(failure) &&
+    typeof failure.value === "object" &&
+    failure.value !== null &&
+    "code" in failure.value
+    ? String(failure.value.code)
     : undefined
 }
 
@@ -28,7 +32,7 @@ for (const [name, client] of bothServers) {
     it.effect("the first run applies every migration, the next ones none", () =>
       Effect.gen(function* () {
         const applied = yield* PgMigrations.run
-        expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6])
+        expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7])
         expect(yield* PgMigrations.run).toEqual([])
         expect(yield* PgMigrations.run).toEqual([])
       })
@@ -268,7 +272,7 @@ for (const [name, client] of bothServers) {
             ('idle.example.com', 'old', 'subdomain', 'verified', '{}'::jsonb, null, now(), '[]'::jsonb,
               '{}'::jsonb, now())`
 
-          expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([5, 6])
+          expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([5, 6, 7])
           const rows = yield* sql<{
             readonly hostname: string
             readonly issuance: unknown

@@ -5,7 +5,7 @@ import { storeContract, TestDatabase } from "@petstore/testing"
 import { Effect, Layer, Redacted } from "effect"
 import { PgMigrations, PgStore, PrivateKeyCipher } from "../src/index.js"
 
-const client = Layer.unwrapScoped(
+const client = Layer.unwrap(
   Effect.map(TestDatabase.make, (database) => PgStore.clientLayer({ url: database.url }))
 )
 

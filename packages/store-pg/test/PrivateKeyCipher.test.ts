@@ -15,7 +15,11 @@ const hostname = "docs.example.com"
 const cipherWith = (value: string) => Effect.orDie(PrivateKeyCipher.make(Redacted.make(value)))
 
 /** Fails the test unless decrypting `encrypted` fails, and yields the failure's message. */
-const refusal = (cipher: PrivateKeyCipher.PrivateKeyCipher["Type"], encrypted: string, boundTo = hostname) =>
+const refusal = (
+  cipher: PrivateKeyCipher.PrivateKeyCipher["Service"],
+  encrypted: string,
+  boundTo = hostname
+) =>
   Effect.map(Effect.flip(cipher.decrypt(encrypted, boundTo)), (error) => {
     expect(error._tag).toBe("PrivateKeyCipherError")
     expect(error.message).toMatch(/^The stored private key cannot be decrypted: /)

@@ -1,40 +1,29 @@
 /**
- * Traces, exported to an OpenTelemetry collector (OTLP over HTTP) when `OTEL_EXPORTER_OTLP_ENDPOINT`
- * is set: Effect's spans (one per request, per SQL statement, per DNS lookup, per worker job) become
- * OpenTelemetry spans. The exporter reads the other standard `OTEL_*` variables itself (headers,
- * timeouts). Unset: no tracer at all, so no span is built per request or query for nobody, and none
- * of the OpenTelemetry code is loaded.
+ * Traces, exported to an OpenTelemetry collector (OTLP/HTTP, JSON) when `OTEL_EXPORTER_OTLP_ENDPOINT`
+ * is set: Effect's spans (one per request, per SQL statement, per DNS lookup, per worker job) are
+ * batched and sent by Effect's own OTLP exporter, which reads the other standard `OTEL_*` variables
+ * itself (a traces-only endpoint, headers, compression, timeouts, batching). Unset: the tracer is
+ * disabled, so no span is built per request or query for nobody.
  */
-import { Config, type ConfigError, Effect, Layer, Option } from "effect"
+import { Config, ConfigProvider, Effect, Layer, Option } from "effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import * as OtlpSerialization from "effect/observability/OtlpSerialization"
+import * as OtlpTracer from "effect/observability/OtlpTracer"
 
-export const OtlpEndpointConfig = Config.option(Config.string("OTEL_EXPORTER_OTLP_ENDPOINT"))
+export const OtlpEndpointConfig = Config.option(Config.String("OTEL_EXPORTER_OTLP_ENDPOINT"))
 
 /**
- * The exports of a package imported on demand: Node lists a CommonJS package's exports by name, a
- * bundle (the apps' esbuild build) gives them as `default`.
+ * OpenTelemetry's default for `OTEL_TRACES_EXPORTER` is `otlp`; Effect's reader of the variables treats
+ * it as unset and exports nothing. Consulted only when the variable is not set, so `none` still wins.
  */
-const exportsOf = <A extends object>(module: A): A => {
-  const fallback: unknown = "default" in module ? module.default : undefined
-  return typeof fallback === "object" && fallback !== null ? (fallback as A) : module
-}
+const otlpExporterByDefault = ConfigProvider.layerAdd(
+  ConfigProvider.fromEnv({ env: { OTEL_TRACES_EXPORTER: "otlp" } })
+)
 
-/** The OpenTelemetry SDK with a batching OTLP exporter; loaded only when traces are exported. */
+/** Effect's OTLP tracer, JSON over `fetch`; its scope's end flushes the spans not yet sent. */
 const exportingLayer = (serviceName: string) =>
-  Layer.unwrapEffect(
-    Effect.promise(async () => {
-      const [effectSdk, traceSdk, exporter] = await Promise.all([
-        import("@effect/opentelemetry"),
-        import("@opentelemetry/sdk-trace-base"),
-        import("@opentelemetry/exporter-trace-otlp-http")
-      ])
-      const { NodeSdk } = exportsOf(effectSdk)
-      const { BatchSpanProcessor } = exportsOf(traceSdk)
-      const { OTLPTraceExporter } = exportsOf(exporter)
-      return NodeSdk.layer(() => ({
-        resource: { serviceName },
-        spanProcessor: new BatchSpanProcessor(new OTLPTraceExporter())
-      }))
-    })
+  OtlpTracer.layerFromConfig({ resource: { serviceName } }).pipe(
+    Layer.provide([OtlpSerialization.layerJson, FetchHttpClient.layer, otlpExporterByDefault])
   )
 
 /**
@@ -43,7 +32,7 @@ const exportingLayer = (serviceName: string) =>
  */
 export const withTracing =
   (serviceName: string) =>
-  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | ConfigError.ConfigError, R> =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | Config.ConfigError, R> =>
     Effect.flatMap(OtlpEndpointConfig, (endpoint) =>
       Option.isNone(endpoint)
         ? Effect.withTracerEnabled(effect, false)

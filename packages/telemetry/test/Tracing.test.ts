@@ -3,7 +3,7 @@
  * no endpoint, no tracer runs at all.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, FiberRef } from "effect"
+import { ConfigProvider, Effect, References } from "effect"
 import { Tracing } from "../src/index.js"
 import { startFakeCollector } from "./support/FakeCollector.js"
 
@@ -11,24 +11,22 @@ const startCollector = () =>
   Effect.acquireRelease(Effect.promise(startFakeCollector), (collector) => Effect.promise(collector.close))
 
 const withEnvironment = (variables: Record<string, string>) =>
-  Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(variables))))
+  Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env: variables }))
 
 describe("withTracing", () => {
-  it.scoped("exports the spans to the collector, nested as they ran, named by service", () =>
+  it.effect("exports the spans to the collector, nested as they ran, named by service", () =>
     Effect.gen(function* () {
       const collector = yield* startCollector()
       const job = Effect.void.pipe(
         Effect.withSpan("child"),
-        Effect.zipRight(Effect.void.pipe(Effect.withSpan("sibling"))),
+        Effect.andThen(Effect.void.pipe(Effect.withSpan("sibling"))),
         Effect.withSpan("parent")
       )
-      // The exporter itself reads the endpoint from the environment, as in production.
-      process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.url
+      // The exporter itself reads the endpoint through the configuration (the environment in production).
       yield* job.pipe(
         Tracing.withTracing("petstore-test"),
         withEnvironment({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url })
       )
-      delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT
       const byName = new Map(collector.spans.map((span) => [span.name, span]))
       expect([...byName.keys()].sort()).toEqual(["child", "parent", "sibling"])
       const parent = byName.get("parent")
@@ -41,7 +39,7 @@ describe("withTracing", () => {
 
   it.effect("without an endpoint, runs with the tracer disabled", () =>
     Effect.gen(function* () {
-      const enabled = yield* FiberRef.get(FiberRef.currentTracerEnabled).pipe(
+      const enabled = yield* References.TracerEnabled.pipe(
         Tracing.withTracing("petstore-test"),
         withEnvironment({})
       )

@@ -1,16 +1,31 @@
 /**
  * From the measurements of every round to what is published: per scenario and server the median of
- * the rounds' absolute figures and of their ratios to Fastify (each ratio taken within one round, so
- * that drift between rounds cancels out), cold starts likewise; as a Markdown table for the README
- * and as JSON (`latest.json`) for anyone who tracks the figures.
+ * the rounds' absolute figures and of their ratios to Fastify with pino's request log (each ratio
+ * taken within one round, so that drift between rounds cancels out) and to Fastify without a
+ * logger, cold starts likewise, and the targets each marked met or not; as Markdown tables for the
+ * README and as JSON (`latest.json`) for anyone who tracks the figures.
  */
 import { mkdir, rename, writeFile } from "node:fs/promises"
 import { dirname } from "node:path"
 import type { LoadResult } from "./LoadJob.js"
 import type { Machine } from "./Machine.js"
 import type { Options } from "./Options.js"
-import { type ScenarioName, scenarios } from "./Scenarios.js"
-import { referenceServer, type ServerName, serverNames, serverTitles } from "./Servers.js"
+import { isScenarioName, type ScenarioName, scenarios } from "./Scenarios.js"
+import {
+  noLogReferenceServer,
+  referenceServer,
+  type ServerName,
+  serverNames,
+  serverTitles
+} from "./Servers.js"
+import {
+  checkTarget,
+  coldStartTarget,
+  p99Target,
+  rpsTargets,
+  rssTarget,
+  type TargetCheck
+} from "./Targets.js"
 
 export interface ScenarioMeasurement extends LoadResult {
   /** Resident memory of the server right after this scenario's load, MiB. */
@@ -43,8 +58,10 @@ export interface ScenarioReport {
   readonly expectedStatus: number
   /** Medians over the rounds. */
   readonly absolute: Partial<Record<ServerName, Figures>>
-  /** Medians over the rounds of each round's ratio to Fastify. */
+  /** Medians over the rounds of each round's ratio to the reference (Fastify with pino). */
   readonly ratios: Partial<Record<ServerName, Ratios>>
+  /** The same to Fastify without a logger. */
+  readonly noLogRatios: Partial<Record<ServerName, Ratios>>
   readonly rounds: ReadonlyArray<Partial<Record<ServerName, ScenarioMeasurement>>>
 }
 
@@ -69,13 +86,17 @@ export interface Report {
     readonly coldStart: "ms"
   }
   readonly reference: ServerName
+  readonly noLogReference: ServerName
   readonly servers: Readonly<Record<ServerName, string>>
   readonly scenarios: Partial<Record<ScenarioName, ScenarioReport>>
   readonly coldStart: {
     readonly absolute: Partial<Record<ServerName, number>>
     readonly ratios: Partial<Record<ServerName, number>>
+    readonly noLogRatios: Partial<Record<ServerName, number>>
     readonly rounds: ReadonlyArray<Partial<Record<ServerName, number>>>
   }
+  /** The product's targets, each met or not (ratios to the reference). */
+  readonly targets: ReadonlyArray<TargetCheck>
 }
 
 const median = (values: ReadonlyArray<number>): number => {
@@ -90,6 +111,68 @@ const median = (values: ReadonlyArray<number>): number => {
 const defined = <A>(values: ReadonlyArray<A | undefined>): Array<A> =>
   values.filter((value): value is A => value !== undefined)
 
+/** Each round's `own / reference` of one figure, paired within the round, then their median. */
+const medianRatio = <M>(
+  perRound: ReadonlyArray<Partial<Record<ServerName, M>>>,
+  server: ServerName,
+  reference: ServerName,
+  figure: (measured: M) => number
+): number =>
+  median(
+    defined(
+      perRound.map((round) => {
+        const own = round[server]
+        const base = round[reference]
+        return own === undefined || base === undefined ? undefined : figure(own) / figure(base)
+      })
+    )
+  )
+
+const ratiosTo = (
+  perRound: ReadonlyArray<Partial<Record<ServerName, ScenarioMeasurement>>>,
+  server: ServerName,
+  reference: ServerName
+): Ratios => ({
+  rps: medianRatio(perRound, server, reference, (m) => m.rps),
+  p99: medianRatio(perRound, server, reference, (m) => m.p99),
+  rss: medianRatio(perRound, server, reference, (m) => m.rssMiB)
+})
+
+const scenarioLimit = (measure: keyof Ratios, scenario: ScenarioName): number =>
+  measure === "rps" ? rpsTargets[scenario] : measure === "p99" ? p99Target : rssTarget
+
+/** Every measured scenario's req/s targets, then p99's, then RSS's, then the cold start's. */
+const checkTargets = (
+  scenarioReports: Partial<Record<ScenarioName, ScenarioReport>>,
+  coldRatio: number | undefined,
+  coldNoLogRatio: number | undefined
+): Array<TargetCheck> => {
+  const reports = Object.entries(scenarioReports).flatMap(([name, report]) =>
+    report !== undefined && isScenarioName(name) ? [{ name, report }] : []
+  )
+  const checks = (["rps", "p99", "rss"] as const).flatMap((measure) =>
+    reports.map(({ name, report }) =>
+      checkTarget(
+        measure,
+        name,
+        scenarioLimit(measure, name),
+        report.ratios.product?.[measure] ?? Number.NaN,
+        report.noLogRatios.product?.[measure] ?? Number.NaN
+      )
+    )
+  )
+  checks.push(
+    checkTarget(
+      "coldStart",
+      undefined,
+      coldStartTarget,
+      coldRatio ?? Number.NaN,
+      coldNoLogRatio ?? Number.NaN
+    )
+  )
+  return checks
+}
+
 export const buildReport = (
   options: Options,
   machine: Machine,
@@ -102,6 +185,7 @@ export const buildReport = (
     const perRound = rounds.map((round) => round.scenarios[name] ?? {})
     const absolute: Partial<Record<ServerName, Figures>> = {}
     const ratios: Partial<Record<ServerName, Ratios>> = {}
+    const noLogRatios: Partial<Record<ServerName, Ratios>> = {}
     for (const server of serverNames) {
       const measured = defined(perRound.map((round) => round[server]))
       if (measured.length === 0) continue
@@ -111,18 +195,8 @@ export const buildReport = (
         p99: median(measured.map((m) => m.p99)),
         rss: median(measured.map((m) => m.rssMiB))
       }
-      const paired = defined(
-        perRound.map((round) => {
-          const own = round[server]
-          const reference = round[referenceServer]
-          return own === undefined || reference === undefined ? undefined : { own, reference }
-        })
-      )
-      ratios[server] = {
-        rps: median(paired.map(({ own, reference }) => own.rps / reference.rps)),
-        p99: median(paired.map(({ own, reference }) => own.p99 / reference.p99)),
-        rss: median(paired.map(({ own, reference }) => own.rssMiB / reference.rssMiB))
-      }
+      ratios[server] = ratiosTo(perRound, server, referenceServer)
+      noLogRatios[server] = ratiosTo(perRound, server, noLogReferenceServer)
     }
     const scenario = scenarios[name]
     scenarioReports[name] = {
@@ -131,25 +205,20 @@ export const buildReport = (
       expectedStatus: scenario.expectedStatus,
       absolute,
       ratios,
+      noLogRatios,
       rounds: perRound
     }
   }
   const coldRounds = rounds.map((round) => round.coldStartMs)
   const coldAbsolute: Partial<Record<ServerName, number>> = {}
   const coldRatios: Partial<Record<ServerName, number>> = {}
+  const coldNoLogRatios: Partial<Record<ServerName, number>> = {}
   for (const server of serverNames) {
     const measured = defined(coldRounds.map((round) => round[server]))
     if (measured.length === 0) continue
     coldAbsolute[server] = median(measured)
-    coldRatios[server] = median(
-      defined(
-        coldRounds.map((round) => {
-          const own = round[server]
-          const reference = round[referenceServer]
-          return own === undefined || reference === undefined ? undefined : own / reference
-        })
-      )
-    )
+    coldRatios[server] = medianRatio(coldRounds, server, referenceServer, (ms) => ms)
+    coldNoLogRatios[server] = medianRatio(coldRounds, server, noLogReferenceServer, (ms) => ms)
   }
   return {
     generatedAt: new Date().toISOString(),
@@ -167,9 +236,16 @@ export const buildReport = (
     },
     units: { rps: "requests/s", latency: "ms", rss: "MiB", coldStart: "ms" },
     reference: referenceServer,
+    noLogReference: noLogReferenceServer,
     servers: serverTitles,
     scenarios: scenarioReports,
-    coldStart: { absolute: coldAbsolute, ratios: coldRatios, rounds: coldRounds }
+    coldStart: {
+      absolute: coldAbsolute,
+      ratios: coldRatios,
+      noLogRatios: coldNoLogRatios,
+      rounds: coldRounds
+    },
+    targets: checkTargets(scenarioReports, coldRatios.product, coldNoLogRatios.product)
   }
 }
 
@@ -179,19 +255,30 @@ const fixed = (value: number | undefined, digits: number): string =>
 const times = (value: number | undefined): string =>
   value === undefined || !Number.isFinite(value) ? "–" : `${value.toFixed(2)}×`
 
+const scenarioTitle = (scenario: ScenarioName | undefined): string =>
+  scenario === undefined ? "spawn → first 200 on /v1/pets" : scenarios[scenario].title
+
 export const renderMarkdown = (report: Report): string => {
   const { machine, settings } = report
+  const reference = "Fastify + pino"
+  const noLog = "Fastify, no log"
   const lines: Array<string> = [
-    `Benchmark of ${report.generatedAt.slice(0, 10)}: ${machine.cpu} (${machine.cores} cores), Node ${machine.node}, ` +
+    `Benchmark of ${report.generatedAt.slice(0, 10)}: ${machine.cpu} (${machine.cores} cores), Node ${machine.node} ` +
+      "(the same binary for every server and the load generator), " +
       `PostgreSQL ${machine.postgres}; ${settings.seededPets.toLocaleString("en")} animals; ` +
       `${settings.rounds} round(s) of ${settings.durationSeconds} s per scenario and server, interleaved; ` +
       `${settings.loadGenerator}, ${settings.connections} connections, no pipelining; ` +
       (settings.pinned
-        ? "each server on core 0, the load generator on core 1."
-        : "processes NOT pinned to cores.") +
+        ? "each server on core 0, the load generator on core 1; "
+        : "processes NOT pinned to cores; ") +
+      "the product (at `LOG_LEVEL=Info`) and the reference write one JSON line per request to stdout, " +
+      "which is /dev/null for every server." +
       (settings.smoke ? " **Smoke run: these numbers mean nothing.**" : ""),
     "",
-    "| Scenario | Server | req/s | p50 ms | p99 ms | RSS MiB | req/s vs Fastify | p99 vs Fastify | RSS vs Fastify |",
+    `Ratios are to ${report.servers[report.reference]} (the reference, "${reference}" below); ` +
+      `${report.servers[report.noLogReference]} ("${noLog}") is the same application without a logger.`,
+    "",
+    `| Scenario | Server | req/s | p50 ms | p99 ms | RSS MiB | req/s vs ${reference} | p99 vs ${reference} | RSS vs ${reference} |`,
     "|---|---|--:|--:|--:|--:|--:|--:|--:|"
   ]
   const warnings: Array<string> = []
@@ -219,12 +306,33 @@ export const renderMarkdown = (report: Report): string => {
       }
     }
   }
-  lines.push("", "| Cold start (spawn → first 200 on /v1/pets) | ms | vs Fastify |", "|---|--:|--:|")
+  lines.push(
+    "",
+    `| Cold start (spawn → first 200 on /v1/pets) | ms | vs ${reference} | vs ${noLog} |`,
+    "|---|--:|--:|--:|"
+  )
   for (const server of serverNames) {
     const ms = report.coldStart.absolute[server]
     if (ms === undefined) continue
-    lines.push(`| ${report.servers[server]} | ${fixed(ms, 0)} | ${times(report.coldStart.ratios[server])} |`)
+    lines.push(
+      `| ${report.servers[server]} | ${fixed(ms, 0)} | ${times(report.coldStart.ratios[server])} | ` +
+        `${times(report.coldStart.noLogRatios[server])} |`
+    )
   }
+  const met = report.targets.filter((check) => check.met).length
+  lines.push(
+    "",
+    `Targets of the product: ${met} of ${report.targets.length} met` +
+      (settings.smoke ? " (smoke run: not judged)." : "."),
+    "",
+    `| Target (vs ${reference}) | Scenario | product vs ${reference} | product vs ${noLog} (not judged) | |`,
+    "|---|---|--:|--:|---|"
+  )
+  for (const check of report.targets)
+    lines.push(
+      `| ${check.target} | ${scenarioTitle(check.scenario)} | ${times(check.ratio)} | ` +
+        `${times(check.ratioToNoLog)} | ${check.met ? "met" : "**not met**"} |`
+    )
   if (warnings.length > 0) lines.push("", ...[...new Set(warnings)].map((warning) => `- ⚠ ${warning}`))
   return `${lines.join("\n")}\n`
 }

@@ -1,9 +1,11 @@
 /**
- * The three servers under test and their lifecycle: each is spawned pinned to the server core, timed
+ * The servers under test and their lifecycle: each is spawned with this process's Node
+ * (`process.execPath`, so every server runs on the same binary), pinned to the server core, timed
  * from spawn to its first `200` on `/v1/pets` (cold start), measured for resident memory after load
- * (`VmRSS`), and stopped.
+ * (`VmRSS`), and stopped. Every server's stdout goes to `/dev/null`, so the two that log a JSON line
+ * per request (the product and Fastify with pino) pay for writing it and nothing for reading it.
  */
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { readFile } from "node:fs/promises"
 import { request } from "node:http"
 import { createServer } from "node:net"
@@ -12,25 +14,35 @@ import { fileURLToPath } from "node:url"
 import { track } from "./Children.js"
 import { pinned, serverCore } from "./Pinning.js"
 
-export const serverNames = ["product", "fastify", "raw"] as const
+export const serverNames = ["product", "fastify-pino", "fastify", "raw"] as const
 export type ServerName = (typeof serverNames)[number]
 
-/** The server the others are compared with. */
-export const referenceServer: ServerName = "fastify"
+/**
+ * The server the others are compared with: Fastify logging one line per request with pino, as a
+ * Fastify service in production does and as the product does.
+ */
+export const referenceServer: ServerName = "fastify-pino"
+
+/** The second reference, shown beside the first: the same Fastify application without any logger. */
+export const noLogReferenceServer: ServerName = "fastify"
 
 export const serverTitles: Readonly<Record<ServerName, string>> = {
   product: "product (Effect)",
-  fastify: "Fastify 5 + pg",
-  raw: "node:http + pg"
+  "fastify-pino": "Fastify 5 + pg + pino log",
+  fastify: "Fastify 5 + pg, no log",
+  raw: "node:http + pg, no log"
 }
 
 const distDirectory = dirname(fileURLToPath(import.meta.url))
 export const repositoryRoot = resolve(distDirectory, "../../..")
 const productScript = join(repositoryRoot, "apps/api/dist/main.js")
 
+const fastifyScript = join(distDirectory, "baseline/fastify.js")
+
 const scripts: Readonly<Record<ServerName, string>> = {
   product: productScript,
-  fastify: join(distDirectory, "baseline/fastify.js"),
+  "fastify-pino": fastifyScript,
+  fastify: fastifyScript,
   raw: join(distDirectory, "baseline/raw.js")
 }
 
@@ -46,7 +58,11 @@ export interface ServerEnvironment {
 const environmentFor = (name: ServerName, port: number, env: ServerEnvironment): NodeJS.ProcessEnv => {
   const base: NodeJS.ProcessEnv = {}
   for (const [variable, value] of Object.entries(process.env)) {
-    if (variable.startsWith("PETSTORE_") || ["DATABASE_URL", "LOG_LEVEL", "PORT", "HOST"].includes(variable))
+    if (
+      variable.startsWith("PETSTORE_") ||
+      variable.startsWith("BENCH_") ||
+      ["DATABASE_URL", "LOG_LEVEL", "PORT", "HOST"].includes(variable)
+    )
       continue
     base[variable] = value
   }
@@ -57,11 +73,12 @@ const environmentFor = (name: ServerName, port: number, env: ServerEnvironment):
     HOST: "127.0.0.1",
     NODE_ENV: "production"
   }
+  if (name === "fastify-pino") return { ...common, BENCH_FASTIFY_LOG: "pino" }
   if (name !== "product") return common
   return {
     ...common,
-    // Effect reads log levels by label: `Warn` (the README's `Warning` is refused at start-up).
-    LOG_LEVEL: "Warn",
+    // Its production default: one JSON `request` line per answered request, as Fastify + pino writes.
+    LOG_LEVEL: "Info",
     PETSTORE_EDGE_HTTP_PORT: "0",
     PETSTORE_EDGE_HTTPS_PORT: "0",
     PETSTORE_SECRET_KEY: "bench",
@@ -113,23 +130,44 @@ export interface RunningServer {
   readonly stop: () => Promise<void>
 }
 
+/**
+ * What a server that failed to start printed. Its stdout is discarded during a run (see above), so
+ * the start is repeated once, unpinned, with both streams kept, for at most 15 seconds.
+ */
+const failedStartOutput = async (name: ServerName, env: ServerEnvironment): Promise<string> => {
+  const port = await freePort()
+  const again = spawnSync(process.execPath, [scripts[name]], {
+    cwd: repositoryRoot,
+    env: environmentFor(name, port, env),
+    encoding: "utf8",
+    timeout: 15_000,
+    killSignal: "SIGKILL",
+    maxBuffer: 64 * 1024 * 1024
+  })
+  return `the same start again, its output:\n--- stdout\n${again.stdout.slice(-20_000)}\n--- stderr\n${again.stderr.slice(-20_000)}`
+}
+
 export const startServer = async (name: ServerName, env: ServerEnvironment): Promise<RunningServer> => {
   const port = await freePort()
   const [command, args] = pinned(serverCore, process.execPath, [scripts[name]])
-  let output = ""
+  let stderr = ""
   const startedAt = performance.now()
   const child = spawn(command, args, {
     cwd: repositoryRoot,
     env: environmentFor(name, port, env),
-    stdio: ["ignore", "pipe", "pipe"]
+    stdio: ["ignore", "ignore", "pipe"]
   })
   track(child)
-  const collect = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000)
-  }
-  child.stdout?.on("data", collect)
-  child.stderr?.on("data", collect)
-  const exited = new Promise<void>((resolvePromise) => child.once("exit", () => resolvePromise()))
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-20_000)
+  })
+  let exitStatus = ""
+  const exited = new Promise<void>((resolvePromise) =>
+    child.once("exit", (code, signal) => {
+      exitStatus = signal === null ? `exit code ${code}` : `signal ${signal}`
+      resolvePromise()
+    })
+  )
   let hasExited = false
   void exited.then(() => {
     hasExited = true
@@ -137,10 +175,16 @@ export const startServer = async (name: ServerName, env: ServerEnvironment): Pro
 
   let coldStartMs: number | undefined
   while (coldStartMs === undefined) {
-    if (hasExited) throw new Error(`${name} exited before answering:\n${output}`)
+    if (hasExited)
+      throw new Error(
+        `${name} exited before answering; stderr:\n${stderr}\n${await failedStartOutput(name, env)}`
+      )
     if (performance.now() - startedAt > 60_000) {
       child.kill("SIGKILL")
-      throw new Error(`${name} did not answer 200 on /v1/pets within 60 s:\n${output}`)
+      await exited
+      throw new Error(
+        `${name} did not answer 200 on /v1/pets within 60 s; stderr:\n${stderr}\n${await failedStartOutput(name, env)}`
+      )
     }
     const status = await probe(port, "/v1/pets", env.key)
     if (status === 200) coldStartMs = performance.now() - startedAt
@@ -155,6 +199,7 @@ export const startServer = async (name: ServerName, env: ServerEnvironment): Pro
     pid,
     coldStartMs,
     rssMiB: async () => {
+      if (hasExited) throw new Error(`${name} stopped during the load (${exitStatus}); stderr:\n${stderr}`)
       const status = await readFile(`/proc/${pid}/status`, "utf8")
       const kib = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? Number.NaN)
       return kib / 1024

@@ -1,9 +1,11 @@
 /**
- * `pnpm bench`: the built product next to a Fastify 5 baseline and a raw `node:http` one, on a
- * throwaway database seeded with 100,000 animals; rounds interleaved (A B C A B C …), each server on
- * core 0 and the load generator on core 1; per scenario req/s, p50, p99, RSS after load and the
- * ratios to Fastify of the same round, plus cold starts. Writes `results/latest.md` and `latest.json`.
- * With `--workers`: the worker's domains verified per second, 1 and 2 processes (`results/workers.*`).
+ * `pnpm bench`: the built product next to two Fastify 5 baselines (with pino's request log, the
+ * reference, and without a logger) and a raw `node:http` one, on a throwaway database seeded with
+ * 100,000 animals; rounds interleaved (A B C D A B C D …), each server on core 0 and the load
+ * generator on core 1, all on this process's Node; per scenario req/s, p50, p99, RSS after load and
+ * the ratios to the reference of the same round, plus cold starts, and the targets met or not.
+ * Writes `results/latest.md` and `latest.json`. With `--workers`: the worker's domains verified per
+ * second, 1 and 2 processes (`results/workers.*`).
  */
 import { randomBytes } from "node:crypto"
 import { existsSync } from "node:fs"
@@ -165,7 +167,18 @@ const run = async (options: Options): Promise<void> => {
   }
 }
 
+/** The Node every server, worker and load generator runs on (`process.execPath`): the product needs 22. */
+const minimumNodeMajor = 22
+
 let options: Options
+const nodeMajor = Number(process.versions.node.split(".")[0])
+if (nodeMajor < minimumNodeMajor) {
+  log(
+    `Node ${process.version} runs this benchmark and every process it starts, but the product needs Node ` +
+      `${minimumNodeMajor} or later: run it as \`npx pnpm@10.34.9 bench\`, whose \`node\` is the npm \`node\` package's.`
+  )
+  process.exit(2)
+}
 try {
   options = parseOptions(process.argv.slice(2), process.env)
 } catch (error) {

@@ -1,10 +1,12 @@
 /**
- * Keeps the benchmark honest: the Fastify and raw baselines must answer what the built product
- * answers, request for request: status, the headers a client acts on, and the JSON body (generated
- * ids aside, where each server necessarily creates its own animal). All three run on one throwaway
- * database; an unreachable PostgreSQL fails the suite.
+ * Keeps the benchmark honest: the baselines (Fastify with pino's request log, Fastify without a
+ * logger, raw `node:http`) must answer what the built product answers, request for request: status,
+ * the headers a client acts on, and the JSON body (generated ids aside, where each server necessarily
+ * creates its own animal); and the reference must log what the product logs, one line per request.
+ * All four run on one throwaway database; an unreachable PostgreSQL fails the suite.
  */
 import { createHash } from "node:crypto"
+import { NodeProcess } from "@petstore/testing"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -15,8 +17,9 @@ import {
   type ServerName,
   send,
   serverNames,
-  startThreeServers
-} from "./support/ThreeServers.js"
+  startAllServers,
+  type TestServer
+} from "./support/TestServers.js"
 
 const key = `pk_test_${globalThis.crypto.randomUUID().replaceAll("-", "")}`
 const revokedKey = `pk_test_${globalThis.crypto.randomUUID().replaceAll("-", "")}`
@@ -67,13 +70,15 @@ const withoutCreatedId = (observed: Observed): Observed => {
   }
 }
 
-let urls: Readonly<Record<ServerName, string>>
+let servers: Readonly<Record<ServerName, TestServer>>
+const urlOf = (name: ServerName): string => servers[name].url
+const baselines = serverNames.filter((name) => name !== "product")
 
 /** Sends the request to each server in turn; every answer has a request id. */
 const askAll = async (path: string, request: RequestOptions = {}) => {
   const answers: Partial<Record<ServerName, HttpResponse>> = {}
   for (const name of serverNames) {
-    const response = await send(urls[name], path, request)
+    const response = await send(urlOf(name), path, request)
     expect(response.headers["x-request-id"], `${name}: x-request-id`).toMatch(/^[\x21-\x7E]{1,200}$/)
     answers[name] = response
   }
@@ -88,15 +93,14 @@ const expectSameAnswers = async (
   const answers = await askAll(path, request)
   const observed = {
     product: observe(answers.product, request),
+    "fastify-pino": observe(answers["fastify-pino"], request),
     fastify: observe(answers.fastify, request),
     raw: observe(answers.raw, request)
   }
-  expect(normalise(observed.fastify), "Fastify answers as the product does").toEqual(
-    normalise(observed.product)
-  )
-  expect(normalise(observed.raw), "node:http answers as the product does").toEqual(
-    normalise(observed.product)
-  )
+  for (const name of baselines)
+    expect(normalise(observed[name]), `${name} answers as the product does`).toEqual(
+      normalise(observed.product)
+    )
   return observed
 }
 
@@ -104,7 +108,7 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 
 beforeAll(async () => {
   const database = await freshDatabase()
-  urls = await startThreeServers(database.url, key)
+  servers = await startAllServers(database.url, key)
   const client = new pg.Client({ connectionString: database.url })
   await client.connect()
   try {
@@ -303,22 +307,24 @@ describe("POST /v1/pets creations", () => {
     it(name, () => expectSameAnswers("/v1/pets", { method: "POST", ...request }, withoutCreatedId))
 
   it("what a baseline creates, the product reads", async () => {
-    const created = await send(urls.fastify, "/v1/pets", {
-      method: "POST",
-      headers: json,
-      body: '{"name":"Shared","categoryId":7,"status":"pending"}'
-    })
-    expect(created.status).toBe(201)
-    const location = String(created.headers.location)
-    const read = await send(urls.product, location, { headers: auth })
-    expect(read.status).toBe(200)
-    expect(JSON.parse(read.text)).toEqual(JSON.parse(created.text))
+    for (const name of baselines) {
+      const created = await send(urlOf(name), "/v1/pets", {
+        method: "POST",
+        headers: json,
+        body: '{"name":"Shared","categoryId":7,"status":"pending"}'
+      })
+      expect(created.status, name).toBe(201)
+      const location = String(created.headers.location)
+      const read = await send(urlOf("product"), location, { headers: auth })
+      expect(read.status, name).toBe(200)
+      expect(JSON.parse(read.text), name).toEqual(JSON.parse(created.text))
+    }
   })
 
   it("an Idempotency-Key reserved by the product is replayed by the baselines, then refused with another body", async () => {
     const idempotent = { ...json, "idempotency-key": `bench-${globalThis.crypto.randomUUID()}` }
     const body = '{"name":"Once","categoryId":3}'
-    const first = await send(urls.product, "/v1/pets", { method: "POST", headers: idempotent, body })
+    const first = await send(urlOf("product"), "/v1/pets", { method: "POST", headers: idempotent, body })
     expect(first.status).toBe(201)
     expect(first.headers["idempotent-replayed"]).toBeUndefined()
     const replays = await expectSameAnswers("/v1/pets", { method: "POST", headers: idempotent, body })
@@ -339,17 +345,103 @@ describe("POST /v1/pets creations", () => {
     const answers: Array<Observed> = []
     for (const name of serverNames) {
       const headers = { ...json, "idempotency-key": `own-${tag}-${name}` }
-      const first = observe(await send(urls[name], "/v1/pets", { method: "POST", headers, body }), {
+      const first = observe(await send(urlOf(name), "/v1/pets", { method: "POST", headers, body }), {
         headers
       })
-      const again = observe(await send(urls[name], "/v1/pets", { method: "POST", headers, body }), {
+      const again = observe(await send(urlOf(name), "/v1/pets", { method: "POST", headers, body }), {
         headers
       })
       expect(again.body, `${name} replays`).toEqual(first.body)
       expect(again.headers["idempotent-replayed"], `${name} says it replays`).toBe("true")
       answers.push(withoutCreatedId(again))
     }
-    expect(answers[1]).toEqual(answers[0])
-    expect(answers[2]).toEqual(answers[0])
+    expect(answers).toHaveLength(serverNames.length)
+    for (const [index, answer] of answers.entries())
+      expect(answer, `${serverNames[index]} as the product`).toEqual(answers[0])
+  })
+})
+
+describe("request log lines", () => {
+  interface LoggedRequest {
+    readonly requestId: unknown
+    readonly method: unknown
+    readonly path: unknown
+    readonly status: unknown
+  }
+
+  /** The `request` lines of one server's stdout about this test's requests (pino's or Effect's envelope). */
+  const requestLines = (name: ServerName, requestIdPrefix: string) =>
+    NodeProcess.logLines(servers[name].stdout()).flatMap((line) => {
+      const annotations = line.annotations
+      const fields =
+        typeof annotations === "object" && annotations !== null && !Array.isArray(annotations)
+          ? (annotations as Record<string, unknown>)
+          : line
+      const message = line.msg ?? line.message
+      return message === "request" && String(fields.requestId).startsWith(requestIdPrefix)
+        ? [{ fields, durationMs: fields.durationMs }]
+        : []
+    })
+
+  const logged = (name: ServerName, requestIdPrefix: string): Array<LoggedRequest> =>
+    requestLines(name, requestIdPrefix).map(({ fields }) => ({
+      requestId: fields.requestId,
+      method: fields.method,
+      path: fields.path,
+      status: fields.status
+    }))
+
+  it("Fastify + pino writes one line per answered request with what the product's line carries; the others write nothing", async () => {
+    const requests: ReadonlyArray<readonly [string, RequestOptions]> = [
+      ["/v1/pets?limit=1&status=sold", { headers: auth }],
+      ["/v1/pets/1", {}],
+      ["/v1/pets/2", { headers: auth }],
+      ["/v1/pets/%zz", { headers: auth }],
+      ["/v1/nothing?x=1", { headers: auth }],
+      ["/v1/pets", { method: "DELETE", headers: auth }],
+      ["/v1/pets", { method: "POST", headers: json, body: '{"name":""}' }],
+      ["/v1/pets", { method: "POST", headers: { ...auth, "content-type": "text/plain" }, body: "x" }],
+      ["/v1/pets", { method: "POST", headers: json, body: '{"name":"Logged","categoryId":1}' }]
+    ]
+    const prefix = `log-${globalThis.crypto.randomUUID()}-`
+    const expected: Array<LoggedRequest> = []
+    for (const [index, [path, request]] of requests.entries()) {
+      const requestId = `${prefix}${index}`
+      const answers = await askAll(path, {
+        ...request,
+        headers: { ...request.headers, "x-request-id": requestId }
+      })
+      for (const name of baselines) expect(answers[name].status, name).toBe(answers.product.status)
+      expected.push({
+        requestId,
+        method: request.method ?? "GET",
+        path: path.split("?")[0],
+        status: answers.product.status
+      })
+    }
+    expect(new Set(expected.map((line) => line.status)).size).toBeGreaterThan(4)
+
+    // pino writes asynchronously: wait (bounded) for the last line of both loggers.
+    for (let waited = 0; waited < 5_000; waited += 50) {
+      if (
+        requestLines("fastify-pino", prefix).length >= requests.length &&
+        requestLines("product", prefix).length >= requests.length
+      )
+        break
+      await new Promise((resolvePromise) => setTimeout(resolvePromise, 50))
+    }
+
+    expect(logged("product", prefix), "the product's request lines").toEqual(expected)
+    expect(logged("fastify-pino", prefix), "Fastify + pino's request lines").toEqual(expected)
+    for (const name of ["product", "fastify-pino"] as const)
+      for (const { durationMs } of requestLines(name, prefix))
+        expect(durationMs, `${name}: durationMs`).toBeGreaterThanOrEqual(0)
+    // Nothing else per request: no "incoming request" / "request completed" pair from Fastify.
+    const pinoLinesOfThisTest = NodeProcess.logLines(servers["fastify-pino"].stdout()).filter((line) =>
+      JSON.stringify(line).includes(prefix)
+    )
+    expect(pinoLinesOfThisTest).toHaveLength(requests.length)
+    expect(servers.fastify.stdout(), "Fastify without a logger").toBe("")
+    expect(servers.raw.stdout(), "node:http").toBe("")
   })
 })

@@ -16,7 +16,7 @@ const fields = (record: ApiKeyRecord) => ({
   revokedAt: Option.map(record.revokedAt, (date) => date.getTime())
 })
 
-export const apiKeyRepositoryTests = (it: Vitest.MethodsNonLive<ApiKeyRepository, true>): void => {
+export const apiKeyRepositoryTests = (it: Vitest.MethodsNonLive<ApiKeyRepository>): void => {
   it.effect("insert, then findByHash returns the record", () =>
     Effect.gen(function* () {
       const keys = yield* ApiKeyRepository

@@ -22,7 +22,7 @@ const fields = (certificate: StoredCertificate) => ({
 
 const day = 24 * 3_600_000
 
-export const certificateStoreTests = (it: Vitest.MethodsNonLive<CertificateStoreStore, true>): void => {
+export const certificateStoreTests = (it: Vitest.MethodsNonLive<CertificateStoreStore>): void => {
   it.effect("save, then find returns every field, the private key exactly and still redacted", () =>
     Effect.gen(function* () {
       const store = yield* CertificateStore

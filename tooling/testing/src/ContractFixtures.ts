@@ -32,7 +32,8 @@ import {
   type StorageError,
   type StoredCertificate
 } from "@petstore/domain"
-import { Effect, Encoding, Option, Redacted } from "effect"
+import { Effect, Option, Redacted } from "effect"
+import { Base64, Hex } from "effect/encoding"
 
 /** A fixed instant, far from any edge of the retention windows. */
 export const t0 = new Date("2026-03-01T12:00:00.000Z")
@@ -42,7 +43,7 @@ export const later = (date: Date, millis: number): Date => new Date(date.getTime
 export const randomToken: Effect.Effect<string> = Effect.sync(() => {
   const bytes = new Uint8Array(12)
   globalThis.crypto.getRandomValues(bytes)
-  return Encoding.encodeHex(bytes)
+  return Hex.encode(bytes)
 })
 
 export const newPet = (
@@ -84,8 +85,8 @@ export const query = (
   options: { readonly status?: PetStatus; readonly after?: PetId } = {}
 ): PetQuery => ({
   limit: ListLimit.make(limit),
-  status: Option.fromNullable(options.status),
-  after: Option.fromNullable(options.after)
+  status: Option.fromNullishOr(options.status),
+  after: Option.fromNullishOr(options.after)
 })
 
 export interface Pages {
@@ -153,7 +154,7 @@ export const storedDomain = (
   })
 
 const pem = (label: string, body: string): string =>
-  `-----BEGIN ${label}-----\n${Encoding.encodeBase64(body).replace(/(.{64})/g, "$1\n")}\n-----END ${label}-----\n`
+  `-----BEGIN ${label}-----\n${Base64.encode(body).replace(/(.{64})/g, "$1\n")}\n-----END ${label}-----\n`
 
 /** A certificate as a CA would issue it (PEM-shaped, not a real one), unique to this call. */
 export const freshCertificate = (notAfter: Date = later(t0, 90 * 24 * 3_600_000 + 1)) =>

@@ -214,7 +214,7 @@ const completeCheck = (domain: CustomDomain, holder: string) =>
   )
 
 export const domainRepositoryTests = (
-  it: Vitest.MethodsNonLive<DomainStore, true>,
+  it: Vitest.MethodsNonLive<DomainStore>,
   options: DomainRepositoryContractOptions = {}
 ): void => {
   it.effect("insert, then findByHostname returns every field (subdomain and apex)", () =>
@@ -406,10 +406,13 @@ export const domainRepositoryTests = (
       expect(winners).toHaveLength(1)
       const losers = exits.flatMap((exit) => (Exit.isFailure(exit) ? [exit.cause] : []))
       expect(losers).toHaveLength(19)
-      for (const cause of losers) expect(cause._tag === "Fail" && cause.error._tag).toBe("HostnameTaken")
+      for (const cause of losers)
+        expect(cause.reasons.map((reason) => reason._tag === "Fail" && reason.error._tag)).toEqual([
+          "HostnameTaken"
+        ])
       const stored = yield* repository.findByHostname(hostname)
       expect(Option.map(stored, (domain) => domain.projectId)).toEqual(
-        Option.fromNullable(winners[0]?.project.id)
+        Option.fromNullishOr(winners[0]?.project.id)
       )
     })
   )
@@ -684,7 +687,7 @@ export const domainRepositoryTests = (
       const repository = yield* DomainRepository
       yield* drainDue
       const { domains } = yield* projectWith(["subdomain"])
-      const domain = dueAt(domains[0] ?? (yield* Effect.dieMessage("no domain")), t0)
+      const domain = dueAt(domains[0] ?? (yield* Effect.die(new Error("no domain"))), t0)
       yield* repository.insert(domain)
       const [claimed] = yield* repository.claimDue(later(t0, 1), 10, {
         holder: "worker-a",
@@ -809,7 +812,7 @@ export const domainRepositoryTests = (
         yield* repository.claimDue(now, 10, { holder: a, until: later(now, hour) })
         // Another project's domain, leased by another worker: never touched by A's results.
         const { domains: others } = yield* projectWith(["subdomain"])
-        const foreign = others[0] ?? (yield* Effect.dieMessage("no domain"))
+        const foreign = others[0] ?? (yield* Effect.die(new Error("no domain")))
         yield* repository.insert(foreign)
         yield* repository.claimDue(now, 10, { holder: b, until: later(now, hour) })
         expect(yield* repository.remove(project.id, removed.hostname)).toBe(true)

@@ -5,15 +5,16 @@
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
 import { Http01ChallengeStore } from "@petstore/domain"
-import { Effect, Encoding, type Layer, Option } from "effect"
+import { Effect, type Layer, Option } from "effect"
+import { Base64Url } from "effect/encoding"
 import { randomToken } from "./ContractFixtures.js"
 
 /** A fresh base64url token, as a CA hands out. */
-const freshToken = Effect.map(randomToken, (token) => Encoding.encodeBase64Url(`challenge-${token}`))
+const freshToken = Effect.map(randomToken, (token) => Base64Url.encode(`challenge-${token}`))
 
 const keyAuthorization = (token: string, thumbprint: string) => `${token}.${thumbprint}`
 
-export const http01ChallengeStoreTests = (it: Vitest.MethodsNonLive<Http01ChallengeStore, true>): void => {
+export const http01ChallengeStoreTests = (it: Vitest.MethodsNonLive<Http01ChallengeStore>): void => {
   it.effect("put, then find returns the key authorization; an unknown token has none", () =>
     Effect.gen(function* () {
       const store = yield* Http01ChallengeStore

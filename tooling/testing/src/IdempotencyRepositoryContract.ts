@@ -18,7 +18,7 @@ const proceed = { _tag: "Proceed" } as const
 const inFlight = { _tag: "InFlight" } as const
 const keyReused = { _tag: "KeyReused" } as const
 
-export const idempotencyRepositoryTests = (it: Vitest.MethodsNonLive<PetStore, true>): void => {
+export const idempotencyRepositoryTests = (it: Vitest.MethodsNonLive<PetStore>): void => {
   it.effect("reserve, create with the scope, then the same fingerprint replays the animal", () =>
     Effect.gen(function* () {
       const keys = yield* IdempotencyRepository

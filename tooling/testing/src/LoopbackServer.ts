@@ -119,7 +119,7 @@ export const spawnScoped = (
         })
     }),
     ({ child, exited }) =>
-      Effect.async<void>((resume) => {
+      Effect.callback<void>((resume) => {
         if (exited() !== undefined || child.exitCode !== null) return resume(Effect.void)
         const timer = setTimeout(() => child.kill("SIGKILL"), 3_000)
         child.once("exit", () => {
@@ -138,9 +138,10 @@ export const awaitReady = (
   name: string,
   running: Running,
   probe: Effect.Effect<void, unknown>,
-  timeout: Duration.DurationInput = Duration.seconds(10)
-): Effect.Effect<void, LoopbackServerError> =>
-  Effect.suspend(
+  timeout: Duration.Input = Duration.seconds(10)
+): Effect.Effect<void, LoopbackServerError> => {
+  const limit = Duration.fromInputUnsafe(timeout)
+  return Effect.suspend(
     (): Effect.Effect<void, LoopbackServerError | { readonly _tag: "NotYet"; readonly cause: unknown }> => {
       const exited = running.exited()
       return exited === undefined
@@ -154,19 +155,20 @@ export const awaitReady = (
     }
   ).pipe(
     Effect.retry({
-      schedule: Schedule.spaced(Duration.millis(50)).pipe(Schedule.upTo(timeout)),
+      schedule: Schedule.spaced(Duration.millis(50)).pipe(Schedule.upTo({ duration: limit })),
       while: (error) => error._tag === "NotYet"
     }),
     Effect.catchTag("NotYet", (error) =>
       Effect.fail(
         new LoopbackServerError({
           reason: "NotReady",
-          message: `${name} did not become ready in ${Duration.format(timeout)}: ${String(error.cause)}; output: ${running.output().trim()}`,
+          message: `${name} did not become ready in ${Duration.format(limit)}: ${String(error.cause)}; output: ${running.output().trim()}`,
           cause: error.cause
         })
       )
     )
   )
+}
 
 /**
  * Starts a server on fresh ports; a start that fails (a port taken meanwhile) is retried twice, a

@@ -20,7 +20,7 @@ const names = [
   "quote ' and backslash \\ and $1"
 ]
 
-export const petRepositoryTests = (it: Vitest.MethodsNonLive<PetStore, true>): void => {
+export const petRepositoryTests = (it: Vitest.MethodsNonLive<PetStore>): void => {
   it.effect("create assigns increasing unique ids and findById returns the animal", () =>
     Effect.gen(function* () {
       const pets = yield* PetRepository

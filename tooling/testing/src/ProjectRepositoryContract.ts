@@ -22,7 +22,7 @@ const encodeConfig = Schema.encodeSync(DomainConfig)
 const fields = (project: Project) => encodeProject(project)
 const configFields = (config: DomainConfig) => encodeConfig(config)
 
-export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectRepository, true>): void => {
+export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectRepository>): void => {
   it.effect("insert, then findById and findOwned return the project", () =>
     Effect.gen(function* () {
       const projects = yield* ProjectRepository
@@ -105,7 +105,10 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
       expect(exits.filter(Exit.isSuccess)).toHaveLength(1)
       const failures = exits.flatMap((exit) => (Exit.isFailure(exit) ? [exit.cause] : []))
       expect(failures).toHaveLength(9)
-      for (const cause of failures) expect(cause._tag === "Fail" && cause.error._tag).toBe("ProjectIdTaken")
+      for (const cause of failures)
+        expect(cause.reasons.map((reason) => reason._tag === "Fail" && reason.error._tag)).toEqual([
+          "ProjectIdTaken"
+        ])
     })
   )
 

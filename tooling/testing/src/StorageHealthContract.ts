@@ -5,7 +5,7 @@ import { describe, layer, type Vitest } from "@effect/vitest"
 import { StorageHealth } from "@petstore/domain"
 import { Effect, type Layer } from "effect"
 
-export const storageHealthTests = (it: Vitest.MethodsNonLive<StorageHealth, true>): void => {
+export const storageHealthTests = (it: Vitest.MethodsNonLive<StorageHealth>): void => {
   it.effect("check succeeds while storage answers", () =>
     Effect.flatMap(StorageHealth, (health) => health.check)
   )

@@ -6,7 +6,8 @@
  * container when a container runtime is reachable; else `postgres://postgres@127.0.0.1:5432/postgres`.
  * A server that cannot be reached fails the tests with a message saying so: never a silent skip.
  */
-import { Context, Data, Effect, Encoding, Layer, type Scope } from "effect"
+import { Context, Data, Effect, Layer, type Scope } from "effect"
+import { Hex } from "effect/encoding"
 import pg from "pg"
 
 export const serverUrlVariable = "PETSTORE_TEST_DATABASE_URL"
@@ -18,7 +19,7 @@ export class TestDatabaseError extends Data.TaggedError("TestDatabaseError")<{
   readonly cause?: unknown
 }> {}
 
-export class TestDatabase extends Context.Tag("@petstore/testing/TestDatabase")<
+export class TestDatabase extends Context.Service<
   TestDatabase,
   {
     /** Connection URL of the fresh database. */
@@ -26,7 +27,7 @@ export class TestDatabase extends Context.Tag("@petstore/testing/TestDatabase")<
     /** Its name, `petstore_test_<random>`. */
     readonly name: string
   }
->() {}
+>()("@petstore/testing/TestDatabase") {}
 
 interface Server {
   readonly url: string
@@ -113,21 +114,21 @@ const withDatabase = (serverUrl: string, database: string): string => {
 const randomSuffix: Effect.Effect<string> = Effect.sync(() => {
   const bytes = new Uint8Array(8)
   globalThis.crypto.getRandomValues(bytes)
-  return Encoding.encodeHex(bytes)
+  return Hex.encode(bytes)
 })
 
 /** Creates the database and yields it; the database is dropped (connections forced off) on scope close. */
-export const make: Effect.Effect<TestDatabase["Type"], TestDatabaseError, Scope.Scope> = Effect.gen(
+export const make: Effect.Effect<TestDatabase["Service"], TestDatabaseError, Scope.Scope> = Effect.gen(
   function* () {
     const server = yield* chooseServer
     const name = `petstore_test_${yield* randomSuffix}`
     yield* Effect.acquireRelease(administer(server, `create database "${name}"`), () =>
       administer(server, `drop database if exists "${name}" with (force)`).pipe(
-        Effect.catchAll((error) => Effect.logWarning(error.message))
+        Effect.catch((error) => Effect.logWarning(error.message))
       )
     )
     return { url: withDatabase(server.url, name), name }
   }
 )
 
-export const layer: Layer.Layer<TestDatabase, TestDatabaseError> = Layer.scoped(TestDatabase, make)
+export const layer: Layer.Layer<TestDatabase, TestDatabaseError> = Layer.effect(TestDatabase, make)

@@ -4,25 +4,26 @@
  */
 import { Clock, Context, Duration, Effect, Layer, Ref } from "effect"
 
-export class ClockControl extends Context.Tag("test/ClockControl")<
+export class ClockControl extends Context.Service<
   ClockControl,
   {
     /** Moves the clock of the layer forward by `duration` (real sleeps are not affected). */
-    readonly advance: (duration: Duration.DurationInput) => Effect.Effect<void>
+    readonly advance: (duration: Duration.Input) => Effect.Effect<void>
     /** What the layer's clock reads now. */
     readonly now: Effect.Effect<Date>
   }
->() {}
+>()("test/ClockControl") {}
 
 const clockOn = (offset: Ref.Ref<number>): Clock.Clock => {
-  const real = Clock.make()
-  const millis = () => real.unsafeCurrentTimeMillis() + Effect.runSync(Ref.get(offset))
+  const real = Clock.Clock.defaultValue()
+  const millis = () => real.currentTimeMillisUnsafe() + Ref.getUnsafe(offset)
   return {
-    [Clock.ClockTypeId]: Clock.ClockTypeId,
-    unsafeCurrentTimeMillis: millis,
-    unsafeCurrentTimeNanos: () => BigInt(millis()) * 1_000_000n,
+    currentTimeMillisUnsafe: millis,
     currentTimeMillis: Effect.sync(millis),
+    currentTimeNanosUnsafe: () => BigInt(millis()) * 1_000_000n,
     currentTimeNanos: Effect.sync(() => BigInt(millis()) * 1_000_000n),
+    monotonicTimeNanosUnsafe: () => real.monotonicTimeNanosUnsafe(),
+    monotonicTimeNanos: real.monotonicTimeNanos,
     sleep: (duration) => real.sleep(duration)
   }
 }
@@ -31,16 +32,16 @@ const clockOn = (offset: Ref.Ref<number>): Clock.Clock => {
 export const withAdjustableClock = <A, E, R>(
   layer: Layer.Layer<A, E, R>
 ): Layer.Layer<A | ClockControl, E, R> =>
-  Layer.unwrapEffect(
+  Layer.unwrap(
     Effect.map(Ref.make(0), (offset) => {
       const clock = clockOn(offset)
       const control = ClockControl.of({
         advance: (duration) => Ref.update(offset, (millis) => millis + Duration.toMillis(duration)),
-        now: Effect.sync(() => new Date(clock.unsafeCurrentTimeMillis()))
+        now: Effect.sync(() => new Date(clock.currentTimeMillisUnsafe()))
       })
       return Layer.merge(
         Layer.succeed(ClockControl, control),
-        layer.pipe(Layer.provide(Layer.setClock(clock)))
+        layer.pipe(Layer.provide(Layer.succeed(Clock.Clock, clock)))
       )
     })
   )

@@ -31,11 +31,11 @@ export const temporaryDirectory = async (): Promise<string> => {
 }
 
 /** A fresh database on the test PostgreSQL server, dropped at clean-up. Fails when it is unreachable. */
-export const freshDatabase = async (): Promise<TestDatabase.TestDatabase["Type"]> => {
+export const freshDatabase = async (): Promise<TestDatabase.TestDatabase["Service"]> => {
   const scope = Effect.runSync(Scope.make())
   const closeScope = () => Effect.runPromise(Scope.close(scope, Exit.void))
   cleanups.register(closeScope)
-  return Effect.runPromise(Scope.extend(TestDatabase.make, scope))
+  return Effect.runPromise(Scope.provide(TestDatabase.make, scope))
 }
 
 /** A port nobody listens on right now. */

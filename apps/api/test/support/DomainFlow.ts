@@ -33,7 +33,7 @@ export interface FlowOptions<E, R> {
 export const flowLayer = <E, R>(options: FlowOptions<E, R>) =>
   Layer.fresh(
     withAdjustableClock(
-      Layer.unwrapEffect(
+      Layer.unwrap(
         Effect.map(Challtestsrv, (challtestsrv) => {
           const store = postgresTestStorage()
           const dns = NodeDnsResolver.layer({
@@ -42,7 +42,7 @@ export const flowLayer = <E, R>(options: FlowOptions<E, R>) =>
             tries: 1
           })
           const platform = Layer.succeed(PlatformSettings, testPlatform)
-          const worker = Layer.scopedDiscard(
+          const worker = Layer.effectDiscard(
             Effect.forkScoped(
               runDomainChecks({
                 holder: "flow-test-worker",
@@ -202,21 +202,25 @@ export const domainOnce = (
   project: string,
   hostname: string,
   done: (domain: DomainBody) => boolean,
-  within: Duration.DurationInput = "15 seconds"
+  within: Duration.Input = "15 seconds"
 ) =>
   Effect.gen(function* () {
     let last: DomainBody | undefined
     return yield* Effect.map(getDomain(project, hostname), (answer) => expectOk<DomainBody>(answer)).pipe(
-      Effect.tap((domain) => {
-        last = domain
-      }),
+      Effect.tap((domain) =>
+        Effect.sync(() => {
+          last = domain
+        })
+      ),
       Effect.filterOrFail(done, () => "not yet" as const),
       Effect.retry(Schedule.spaced("100 millis")),
-      Effect.timeoutFail({
+      Effect.timeoutOrElse({
         duration: within,
-        onTimeout: () =>
-          new Error(
-            `${hostname} did not reach the expected state within ${Duration.decode(within)}; last seen: ${JSON.stringify(last)}`
+        orElse: () =>
+          Effect.fail(
+            new Error(
+              `${hostname} did not reach the expected state within ${Duration.format(Duration.fromInputUnsafe(within))}; last seen: ${JSON.stringify(last)}`
+            )
           )
       })
     )

@@ -9,7 +9,7 @@ import { temporaryDirectory } from "./temporaryDirectory.js"
 
 /** A fresh database on the test PostgreSQL server (fails loudly when it is unreachable). */
 export const postgresTestStorage = () =>
-  Layer.unwrapScoped(
+  Layer.unwrap(
     Effect.gen(function* () {
       const database = yield* TestDatabase.make
       const dataDir = yield* temporaryDirectory
@@ -19,4 +19,4 @@ export const postgresTestStorage = () =>
 
 /** A fresh embedded PostgreSQL (PGlite) data directory. */
 export const embeddedTestStorage = () =>
-  Layer.unwrapScoped(Effect.map(temporaryDirectory, (dataDir) => storageLayer({ _tag: "Embedded", dataDir })))
+  Layer.unwrap(Effect.map(temporaryDirectory, (dataDir) => storageLayer({ _tag: "Embedded", dataDir })))

@@ -3,7 +3,6 @@
  * deployed project, and helpers to seed due domains through the PostgreSQL repositories and to read
  * what the workers left there.
  */
-import { SqlClient } from "@effect/sql"
 import {
   AccountName,
   Deploy,
@@ -16,7 +15,8 @@ import {
 } from "@petstore/domain"
 import { PgDomainRepository, PgMigrations, PgProjectRepository, PgStore } from "@petstore/store-pg"
 import { TestDatabase } from "@petstore/testing"
-import { Effect, Either, Exit, Layer, ManagedRuntime, Scope } from "effect"
+import { Effect, Exit, Layer, ManagedRuntime, Result, Scope } from "effect"
+import { SqlClient } from "effect/sql"
 
 export const zone = "example.com"
 export const platformDomain = "docs.petstore.test"
@@ -25,7 +25,7 @@ export const projectId = ProjectId.make("scaling")
 
 /** `<n>.example.com`, as the domain normalises it. */
 export const hostnameOf = (n: number) =>
-  Either.getOrThrowWith(normaliseHostname(`${n}.${zone}`, platformDomain), (rule) => new Error(rule))
+  Result.getOrThrowWith(normaliseHostname(`${n}.${zone}`, platformDomain), (rule) => new Error(rule))
 
 export type StoreServices = DomainRepository | ProjectRepository | SqlClient.SqlClient
 
@@ -42,7 +42,7 @@ export interface TestStore {
 
 export const openTestStore = async (): Promise<TestStore> => {
   const scope = Effect.runSync(Scope.make())
-  const database = await Effect.runPromise(Scope.extend(TestDatabase.make, scope))
+  const database = await Effect.runPromise(Scope.provide(TestDatabase.make, scope))
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(PgProjectRepository.layer, PgDomainRepository.layer).pipe(
       Layer.provideMerge(PgStore.clientLayer({ url: database.url, maxConnections: 4 }))

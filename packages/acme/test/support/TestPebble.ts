@@ -92,7 +92,7 @@ const challengePrefix = "/.well-known/acme-challenge/"
 
 /** The answer to a request for `url`: the key authorization published for its token, or why not. */
 const answer = (
-  store: Http01ChallengeStore["Type"],
+  store: Http01ChallengeStore["Service"],
   url: string
 ): Effect.Effect<{ readonly status: number; readonly body: string }> =>
   url.startsWith(challengePrefix)
@@ -103,12 +103,12 @@ const answer = (
             onSome: (keyAuthorization) => ({ status: 200, body: keyAuthorization })
           })
         ),
-        Effect.catchAll((error) => Effect.succeed({ status: 500, body: error.message }))
+        Effect.catch((error) => Effect.succeed({ status: 500, body: error.message }))
       )
     : Effect.succeed({ status: 404, body: "not a challenge" })
 
 /** Serves `/.well-known/acme-challenge/<token>` from `store` on 127.0.0.1:`port`. */
-const challengeServer = (port: number, store: Http01ChallengeStore["Type"]) =>
+const challengeServer = (port: number, store: Http01ChallengeStore["Service"]) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: () =>
@@ -125,26 +125,26 @@ const challengeServer = (port: number, store: Http01ChallengeStore["Type"]) =>
         new TestPebbleError({ message: `cannot serve HTTP-01 on port ${port}: ${String(cause)}`, cause })
     }),
     (server) =>
-      Effect.async<void>((resume) => {
+      Effect.callback<void>((resume) => {
         server.closeAllConnections()
         server.close(() => resume(Effect.void))
       })
   )
 
-export class TestPebble extends Context.Tag("test/TestPebble")<
+export class TestPebble extends Context.Service<
   TestPebble,
   {
     readonly directoryUrl: string
     /** The CA that signed Pebble's HTTPS certificate. */
     readonly caPem: string
     /** Where Pebble's validation authority resolves names (point a test hostname at 127.0.0.1). */
-    readonly challtestsrv: Challtestsrv["Type"]
+    readonly challtestsrv: Challtestsrv["Service"]
     /** Tokens published here are served to Pebble on its `httpPort` (unless the test serves them itself). */
-    readonly servedStore: Http01ChallengeStore["Type"]
+    readonly servedStore: Http01ChallengeStore["Service"]
     /** The roots Pebble issues under (new at every start), as one PEM: what a TLS client must trust. */
     readonly issuingRootPem: Effect.Effect<string, TestPebbleError>
   }
->() {}
+>()("test/TestPebble") {}
 
 export interface TestPebbleOptions {
   /**
@@ -246,7 +246,7 @@ const startPebble = (options: TestPebbleOptions) =>
   })
 
 /** Pebble (and challtestsrv and the HTTP-01 server) on free loopback ports, for the layer's scope. */
-export const testPebbleLayer: Layer.Layer<TestPebble, TestPebbleError | TestDnsServersError> = Layer.scoped(
+export const testPebbleLayer: Layer.Layer<TestPebble, TestPebbleError | TestDnsServersError> = Layer.effect(
   TestPebble,
   startPebble({})
 ).pipe(Layer.provide(challtestsrvLayer))
@@ -255,4 +255,4 @@ export const testPebbleLayer: Layer.Layer<TestPebble, TestPebbleError | TestDnsS
 export const testPebbleLayerWith = (
   options: TestPebbleOptions
 ): Layer.Layer<TestPebble, TestPebbleError | TestDnsServersError, Challtestsrv> =>
-  Layer.scoped(TestPebble, startPebble(options))
+  Layer.effect(TestPebble, startPebble(options))

@@ -50,7 +50,7 @@ export interface CaaPolicy {
   readonly value: string
 }
 
-export class Challtestsrv extends Context.Tag("test/Challtestsrv")<
+export class Challtestsrv extends Context.Service<
   Challtestsrv,
   {
     /** The DNS server, as `127.0.0.1:<port>`. */
@@ -74,7 +74,7 @@ export class Challtestsrv extends Context.Tag("test/Challtestsrv")<
     readonly clearServfail: (host: string) => Effect.Effect<void, TestDnsServerError>
     readonly clearCaa: (host: string) => Effect.Effect<void, TestDnsServerError>
   }
->() {}
+>()("test/Challtestsrv") {}
 
 const fqdn = (host: string): string => (host.endsWith(".") ? host : `${host}.`)
 
@@ -118,7 +118,7 @@ const startChalltestsrv = Effect.gen(function* () {
   yield* LoopbackServer.awaitReady(
     "pebble-challtestsrv",
     running,
-    Effect.zipRight(post("/clear-a", { host: "readiness.probe.invalid." }), dnsAnswers(server))
+    Effect.andThen(post("/clear-a", { host: "readiness.probe.invalid." }), dnsAnswers(server))
   )
 
   return Challtestsrv.of({
@@ -138,7 +138,7 @@ const startChalltestsrv = Effect.gen(function* () {
 })
 
 /** pebble-challtestsrv on free loopback ports, for the scope of the layer. */
-export const challtestsrvLayer: Layer.Layer<Challtestsrv, TestDnsServersError> = Layer.scoped(
+export const challtestsrvLayer: Layer.Layer<Challtestsrv, TestDnsServersError> = Layer.effect(
   Challtestsrv,
   LoopbackServer.startWithRetry(startChalltestsrv)
 )
@@ -161,7 +161,7 @@ export const dnsmasqZone = {
   criticalCaa: "critical.local.test"
 } as const
 
-export class Dnsmasq extends Context.Tag("test/Dnsmasq")<Dnsmasq, { readonly server: string }>() {}
+export class Dnsmasq extends Context.Service<Dnsmasq, { readonly server: string }>()("test/Dnsmasq") {}
 
 const startDnsmasq = Effect.gen(function* () {
   const program = yield* findProgram("dnsmasq")
@@ -189,7 +189,7 @@ const startDnsmasq = Effect.gen(function* () {
 })
 
 /** dnsmasq on a free loopback port, for the scope of the layer. */
-export const dnsmasqLayer: Layer.Layer<Dnsmasq, TestDnsServersError> = Layer.scoped(
+export const dnsmasqLayer: Layer.Layer<Dnsmasq, TestDnsServersError> = Layer.effect(
   Dnsmasq,
   LoopbackServer.startWithRetry(startDnsmasq)
 )
@@ -197,13 +197,12 @@ export const dnsmasqLayer: Layer.Layer<Dnsmasq, TestDnsServersError> = Layer.sco
 // ---------------------------------------------------------------------------------------------
 // A server that never answers
 
-export class SilentServer extends Context.Tag("test/SilentServer")<
-  SilentServer,
-  { readonly server: string }
->() {}
+export class SilentServer extends Context.Service<SilentServer, { readonly server: string }>()(
+  "test/SilentServer"
+) {}
 
 /** A UDP socket on loopback that reads every question and answers none. */
-export const silentServerLayer: Layer.Layer<SilentServer, TestDnsServerError> = Layer.scoped(
+export const silentServerLayer: Layer.Layer<SilentServer, TestDnsServerError> = Layer.effect(
   SilentServer,
   Effect.acquireRelease(
     Effect.tryPromise({
@@ -220,7 +219,7 @@ export const silentServerLayer: Layer.Layer<SilentServer, TestDnsServerError> = 
         new TestDnsServerError({ message: `cannot bind a UDP socket: ${String(cause)}`, cause })
     }),
     (socket) =>
-      Effect.async<void>((resume) => {
+      Effect.callback<void>((resume) => {
         socket.close(() => resume(Effect.void))
       })
   ).pipe(Effect.map((socket) => SilentServer.of({ server: `127.0.0.1:${socket.address().port}` })))

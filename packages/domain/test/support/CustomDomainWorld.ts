@@ -95,7 +95,7 @@ export interface WorldControls {
   readonly storedCertificate: (hostname: string) => Effect.Effect<Option.Option<StoredCertificate>>
 }
 
-export class FakeWorld extends Context.Tag("test/FakeWorld")<FakeWorld, WorldControls>() {}
+export class FakeWorld extends Context.Service<FakeWorld, WorldControls>()("test/FakeWorld") {}
 
 export const fakeWorld: Layer.Layer<
   | FakeWorld
@@ -141,7 +141,7 @@ export const fakeWorld: Layer.Layer<
 
     const unreachable = new CertificateIssuerError({ message: "connect ECONNREFUSED ca.internal:443" })
 
-    const certificateIssuer: CertificateIssuer["Type"] = {
+    const certificateIssuer: CertificateIssuer["Service"] = {
       startOrder: (hostname) =>
         Effect.gen(function* () {
           if ((yield* Ref.get(ca)) === "unreachable") return yield* unreachable
@@ -176,10 +176,10 @@ export const fakeWorld: Layer.Layer<
         })
     }
 
-    const certificateStore: CertificateStore["Type"] = {
+    const certificateStore: CertificateStore["Service"] = {
       save: (hostname, certificate) =>
         Ref.update(certificates, (map) => new Map(map).set(hostname, certificate)),
-      find: (hostname) => Effect.map(Ref.get(certificates), (map) => Option.fromNullable(map.get(hostname))),
+      find: (hostname) => Effect.map(Ref.get(certificates), (map) => Option.fromNullishOr(map.get(hostname))),
       remove: (hostname) =>
         Ref.update(certificates, (map) => {
           const next = new Map(map)
@@ -199,24 +199,24 @@ export const fakeWorld: Layer.Layer<
         return entry?.[kind] ?? nxdomain
       })
 
-    const projectRepository: ProjectRepository["Type"] = {
+    const projectRepository: ProjectRepository["Service"] = {
       insert: (project) =>
         Effect.flatMap(Ref.get(projects), (map) =>
           map.has(project.id)
             ? Effect.fail(new ProjectIdTaken({ id: project.id }))
             : Ref.update(projects, (m) => new Map(m).set(project.id, project))
         ),
-      findById: (id) => Effect.map(Ref.get(projects), (map) => Option.fromNullable(map.get(id))),
+      findById: (id) => Effect.map(Ref.get(projects), (map) => Option.fromNullishOr(map.get(id))),
       findOwned: (account, id) =>
         Effect.map(Ref.get(projects), (map) =>
-          Option.filter(Option.fromNullable(map.get(id)), (project) => project.account === account)
+          Option.filter(Option.fromNullishOr(map.get(id)), (project) => project.account === account)
         ),
       update: (project) => Ref.update(projects, (m) => new Map(m).set(project.id, project)),
-      findConfig: (id) => Effect.map(Ref.get(configs), (map) => Option.fromNullable(map.get(id))),
+      findConfig: (id) => Effect.map(Ref.get(configs), (map) => Option.fromNullishOr(map.get(id))),
       saveConfig: (id, config) => Ref.update(configs, (m) => new Map(m).set(id, config))
     }
 
-    const domainRepository: DomainRepository["Type"] = {
+    const domainRepository: DomainRepository["Service"] = {
       insert: (domain) =>
         Effect.flatMap(Ref.get(domains), (map) =>
           map.has(domain.hostname)
@@ -225,7 +225,7 @@ export const fakeWorld: Layer.Layer<
         ),
       findByHostname: (hostname) =>
         Effect.map(Ref.get(domains), (map) =>
-          Option.map(Option.fromNullable(map.get(hostname)), (r) => r.domain)
+          Option.map(Option.fromNullishOr(map.get(hostname)), (r) => r.domain)
         ),
       listByProject: (projectId) =>
         Effect.map(Ref.get(domains), (map) =>
@@ -311,14 +311,14 @@ export const fakeWorld: Layer.Layer<
       removeDirectly: deleteRow,
       storedDomain: (hostname) =>
         Effect.map(Ref.get(domains), (map) =>
-          Option.map(Option.fromNullable(map.get(hostname)), (r) => r.domain)
+          Option.map(Option.fromNullishOr(map.get(hostname)), (r) => r.domain)
         ),
       storedConfig: (projectId) =>
-        Effect.map(Ref.get(configs), (map) => Option.fromNullable(map.get(projectId))),
+        Effect.map(Ref.get(configs), (map) => Option.fromNullishOr(map.get(projectId))),
       setCa: (behaviour) => Ref.set(ca, behaviour),
       ordersOpened: Ref.get(ordersOpened),
       storedCertificate: (hostname) =>
-        Effect.map(Ref.get(certificates), (map) => Option.fromNullable(map.get(hostname)))
+        Effect.map(Ref.get(certificates), (map) => Option.fromNullishOr(map.get(hostname)))
     }
 
     return Context.make(FakeWorld, controls).pipe(

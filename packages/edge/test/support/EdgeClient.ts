@@ -29,27 +29,32 @@ export interface RequestOptions {
 const loopback = "127.0.0.1"
 
 const collect = (response: IncomingMessage, reusedSocket: boolean) =>
-  Effect.async<Answer, Error>((resume) => {
+  Effect.callback<Answer, Error>((resume) => {
     const socket = response.socket
     const peerCertificate = socket instanceof TLSSocket ? socket.getPeerCertificate().raw : undefined
     const chunks: Array<Buffer> = []
     response.on("data", (chunk: Buffer) => chunks.push(chunk))
     response.once("error", (error) => resume(Effect.fail(error)))
-    response.once("end", () => {
-      resume(
-        Effect.succeed({
-          status: response.statusCode ?? 0,
-          headers: response.headers,
-          body: Buffer.concat(chunks).toString("utf8"),
-          reusedSocket,
-          peerCertificate
-        })
+    // Answered once Node has handed a kept-alive socket back to its agent (after this tick's own
+    // callbacks): a request sent right at `end` would otherwise open a new connection, or queue for
+    // the busy one without being told it reused it.
+    response.once("end", () =>
+      setImmediate(() =>
+        resume(
+          Effect.succeed({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+            reusedSocket,
+            peerCertificate
+          })
+        )
       )
-    })
+    )
   })
 
 export const http = (port: number, options: RequestOptions) =>
-  Effect.async<IncomingMessage, Error>((resume) => {
+  Effect.callback<IncomingMessage, Error>((resume) => {
     const request = httpRequest(
       {
         host: loopback,
@@ -76,7 +81,7 @@ export interface HttpsOptions extends RequestOptions {
 }
 
 export const https = (port: number, options: HttpsOptions) =>
-  Effect.async<{ readonly response: IncomingMessage; readonly reusedSocket: boolean }, Error>((resume) => {
+  Effect.callback<{ readonly response: IncomingMessage; readonly reusedSocket: boolean }, Error>((resume) => {
     const request = httpsRequest(
       {
         host: loopback,
@@ -101,7 +106,7 @@ export type Handshake =
 
 /** A TLS handshake alone, with `servername` as SNI (none when absent), trusting only `ca`. */
 export const handshake = (port: number, ca: string, servername?: string) =>
-  Effect.async<Handshake>((resume) => {
+  Effect.callback<Handshake>((resume) => {
     const socket = tlsConnect({
       host: loopback,
       port,
@@ -122,7 +127,7 @@ export const handshake = (port: number, ca: string, servername?: string) =>
 
 /** Writes `text` on a fresh connection and returns every byte read until the server closes it. */
 export const raw = (port: number, text: string, tls?: { readonly servername: string; readonly ca: string }) =>
-  Effect.async<string, Error>((resume) => {
+  Effect.callback<string, Error>((resume) => {
     const socket =
       tls === undefined
         ? netConnect({ host: loopback, port })

@@ -1,19 +1,25 @@
 /**
- * A clock that reads a chosen instant but sleeps in real time, so a real server can be run "on" a
- * given date (the removal date of `GET /pets/{petId}`) while its timeouts still work.
+ * A clock that reads a chosen instant but sleeps (and measures elapsed time) in real time, so a real
+ * server can be run "on" a given date (the removal date of `GET /pets/{petId}`) while its timeouts
+ * still work.
  */
 import { Clock, Effect, Layer } from "effect"
 
-export const fixedClockLayer = (at: Date) => {
-  const real = Clock.make()
-  const millis = at.getTime()
-  const clock: Clock.Clock = {
-    [Clock.ClockTypeId]: Clock.ClockTypeId,
-    unsafeCurrentTimeMillis: () => millis,
-    unsafeCurrentTimeNanos: () => BigInt(millis) * 1_000_000n,
-    currentTimeMillis: Effect.succeed(millis),
-    currentTimeNanos: Effect.succeed(BigInt(millis) * 1_000_000n),
-    sleep: (duration) => real.sleep(duration)
-  }
-  return Layer.setClock(clock)
-}
+export const fixedClockLayer = (at: Date) =>
+  Layer.effect(
+    Clock.Clock,
+    Effect.clockWith((real) => {
+      const millis = at.getTime()
+      const nanos = BigInt(millis) * 1_000_000n
+      const clock: Clock.Clock = {
+        currentTimeMillisUnsafe: () => millis,
+        currentTimeMillis: Effect.succeed(millis),
+        currentTimeNanosUnsafe: () => nanos,
+        currentTimeNanos: Effect.succeed(nanos),
+        monotonicTimeNanosUnsafe: () => real.monotonicTimeNanosUnsafe(),
+        monotonicTimeNanos: real.monotonicTimeNanos,
+        sleep: (duration) => real.sleep(duration)
+      }
+      return Effect.succeed(clock)
+    })
+  )

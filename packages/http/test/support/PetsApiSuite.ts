@@ -548,7 +548,7 @@ export const petsApiSuite = <E>(name: string, storage: Layer.Layer<Ports, E>) =>
           })
         )
 
-        it.scoped("pages through everything with no duplicate and no gap while animals are added", () =>
+        it.effect("pages through everything with no duplicate and no gap while animals are added", () =>
           Effect.gen(function* () {
             const before = yield* allPages("/v1/pets?limit=100")
             // Animals keep being added, four at a time, for as long as the paging runs.

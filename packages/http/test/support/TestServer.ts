@@ -2,7 +2,6 @@
  * A real listening server on a free port, over whatever storage layer a test gives it, with two
  * accounts' keys registered. Requests go through `fetch`, exactly as a client's would.
  */
-import type { RateLimiter } from "@effect/experimental"
 import {
   AccountName,
   type ApiKeyRepository,
@@ -20,7 +19,8 @@ import {
 } from "@petstore/domain"
 import { MemoryRateLimiterStore } from "@petstore/store-memory"
 import { Context, Duration, Effect, Layer } from "effect"
-import { ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "../../src/index.js"
+import type * as RateLimiter from "effect/persistence/RateLimiter"
+import { ListeningAddress, PetstoreHttpServer, petstoreHttpApiLayer } from "../../src/index.js"
 
 /** What a storage adapter provides. */
 export type Ports =
@@ -51,7 +51,7 @@ export interface RequestOptions extends RequestInit {
   readonly key?: string | null
 }
 
-export class TestServer extends Context.Tag("TestServer")<
+export class TestServer extends Context.Service<
   TestServer,
   {
     readonly baseUrl: string
@@ -59,7 +59,7 @@ export class TestServer extends Context.Tag("TestServer")<
     readonly otherKey: string
     readonly request: (path: string, options?: RequestOptions) => Effect.Effect<Response>
   }
->() {}
+>()("TestServer") {}
 
 /** Limits no test reaches unless it means to. */
 export const testRateLimits: RateLimitPolicies = {
@@ -70,12 +70,14 @@ export const testRateLimits: RateLimitPolicies = {
 export const TestServerLive = <E>(
   storage: Layer.Layer<Ports, E>,
   options: {
-    readonly requestTimeout?: Duration.DurationInput
+    readonly requestTimeout?: Duration.Input
     readonly dns?: Layer.Layer<DnsResolver>
     /** Rate limits; by default far above what any test sends. */
     readonly rateLimits?: RateLimitPolicies
     /** Where the limiter counts; memory by default. */
     readonly rateLimiterStore?: Layer.Layer<RateLimiter.RateLimiterStore>
+    /** Whether the animal operations take their plain routes (the default) or `HttpApi`'s handlers. */
+    readonly petsRoutes?: boolean
   } = {}
 ) =>
   Layer.effect(
@@ -106,7 +108,7 @@ export const TestServerLive = <E>(
         host: "127.0.0.1",
         requestTimeout: options.requestTimeout ?? "5 seconds",
         shutdownGrace: "1 second"
-      }).pipe(Layer.provide(PetstoreHttpApiLive))
+      }).pipe(Layer.provide(petstoreHttpApiLayer({ petsRoutes: options.petsRoutes ?? true })))
     ),
     Layer.provide(storage),
     Layer.provide(options.dns ?? EmptyDns),

@@ -2,8 +2,9 @@
  * The animals. Ids and category ids are capped at 2^53−1 so that every value survives JSON; the
  * `(status, id)` index serves the status filter with keyset paging.
  */
-import { SqlClient } from "@effect/sql"
+
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient

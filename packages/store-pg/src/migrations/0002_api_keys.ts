@@ -1,8 +1,9 @@
 /**
  * API keys: only the SHA-256 hash of a key is stored, unique, so registering a key twice is a no-op.
  */
-import { SqlClient } from "@effect/sql"
+
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient

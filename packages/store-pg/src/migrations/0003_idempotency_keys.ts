@@ -2,8 +2,9 @@
  * Idempotency keys, one row per (account, key): the request's fingerprint, when it was reserved, and
  * the animal it created once it has completed.
  */
-import { SqlClient } from "@effect/sql"
+
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient

@@ -5,8 +5,9 @@
  * schemas' encoded forms. `lease_holder`/`lease_until` are the check lease; the partial index on
  * `verification_next_check_at` serves claims of due domains, `position` keeps insertion order.
  */
-import { SqlClient } from "@effect/sql"
+
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient

@@ -12,8 +12,9 @@
  * versioned text, never the PEM); removing a domain removes its certificate. HTTP-01 key
  * authorizations are kept by token while the CA validates them, for every process that answers.
  */
-import { SqlClient } from "@effect/sql"
+
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient

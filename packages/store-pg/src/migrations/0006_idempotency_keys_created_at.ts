@@ -2,8 +2,9 @@
  * Expired idempotency keys are purged by reservation time: an index on it lets each purge batch find
  * its rows without reading the table.
  */
-import { SqlClient } from "@effect/sql"
+
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient

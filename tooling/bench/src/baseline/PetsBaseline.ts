@@ -1,7 +1,8 @@
 /**
  * The product's animal operations re-implemented without Effect, shared by the two baselines (Fastify
  * and raw `node:http`), so that a benchmark compares frameworks, not behaviours: the same SQL text as
- * `@petstore/store-pg` (unnamed statements, as the product sends them), the same key check (SHA-256
+ * `@petstore/store-pg` (sent as unnamed statements, `pg`'s default, where the product's driver prepares
+ * and caches them), the same key check (SHA-256
  * lookup, constant-time compare, revocation), the same validation messages, headers and error bodies.
  * The equivalence test keeps this honest against the built product.
  */
@@ -554,8 +555,8 @@ const createWithKey = async (pool: pg.Pool, account: string, key: string, pet: N
 }
 
 /**
- * Creates an animal from a parsed payload: the payload first, then the `Idempotency-Key` header (the
- * product decodes them in this order), then storage.
+ * Creates an animal from a parsed payload: the `Idempotency-Key` header first, then the payload (the
+ * product decodes them in this order, as `HttpApi` does: headers before the body), then storage.
  */
 export const createPet = async (
   pool: pg.Pool,
@@ -563,13 +564,13 @@ export const createPet = async (
   payload: unknown,
   idempotencyKey: string | Array<string> | undefined
 ): Promise<Answer> => {
-  const pet = decodeNewPet(payload)
-  if (isAnswer(pet)) return pet
   if (
     idempotencyKey !== undefined &&
     !(typeof idempotencyKey === "string" && /^[\x21-\x7E]{1,255}$/.test(idempotencyKey))
   )
     return invalidRequest("idempotency-key: must be 1 to 255 visible ASCII characters")
+  const pet = decodeNewPet(payload)
+  if (isAnswer(pet)) return pet
   try {
     return idempotencyKey === undefined
       ? created(await insertPet(pool, pet), false)

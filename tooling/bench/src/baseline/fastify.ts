@@ -2,7 +2,8 @@
  * The yardstick: the product's animal operations as a plain Fastify 5 application on a `pg` pool,
  * written the way a Fastify user would (route-level `onRequest` hooks for the key and the body checks,
  * a catch-all string body parser, response schemas compiled by fast-json-stringify), answering
- * exactly what the product answers. Reads `DATABASE_URL` and `PORT`.
+ * exactly what the product answers. Reads `DATABASE_URL`, `PORT`, `HOST` and `BENCH_FASTIFY_LOG`
+ * (`pino`: one JSON request line per answered request on stdout, the reference; else no logger).
  */
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify"
 import {
@@ -23,6 +24,7 @@ import {
   routeNotFound,
   serverSettings
 } from "./PetsBaseline.js"
+import { loggerOptions, requestLogMode, writeRequestLine } from "./RequestLogLine.js"
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -34,8 +36,10 @@ declare module "fastify" {
 const settings = serverSettings("petstore-bench-fastify")
 const pool = makePool(settings.databaseUrl, settings.applicationName)
 
+const logMode = requestLogMode(process.env.BENCH_FASTIFY_LOG)
+
 const app = Fastify({
-  logger: false,
+  ...loggerOptions(logMode),
   keepAliveTimeout: 5_000,
   requestTimeout: 15_000,
   bodyLimit: maxRequestBodyBytes,
@@ -45,6 +49,7 @@ const app = Fastify({
   frameworkErrors: (_error, request, response) => {
     response.header("x-request-id", request.id)
     reply(response, routeNotFound(request.method, new URL(request.url, "http://localhost").pathname))
+    if (logMode === "pino") writeRequestLine(request, response)
   }
 })
 

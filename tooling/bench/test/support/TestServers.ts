@@ -1,6 +1,7 @@
 /**
- * The built product and both built baselines on one throwaway database, for tests that send them the
- * same requests: processes and database are released by `cleanUp` (in `afterAll`).
+ * The built product and the built baselines (Fastify with pino's request log, Fastify without a
+ * logger, raw `node:http`) on one throwaway database, for tests that send them the same requests and
+ * read what they log: processes and database are released by `cleanUp` (in `afterAll`).
  */
 import { mkdtemp, rm } from "node:fs/promises"
 import { request as httpRequest } from "node:http"
@@ -23,10 +24,10 @@ export const temporaryDirectory = async (prefix: string): Promise<string> => {
 }
 
 /** A fresh database on the test PostgreSQL server, dropped at clean-up; fails when it is unreachable. */
-export const freshDatabase = async (): Promise<TestDatabase.TestDatabase["Type"]> => {
-  const scope = Effect.runSync(Scope.make())
+export const freshDatabase = async (): Promise<Effect.Success<typeof TestDatabase.make>> => {
+  const scope = Scope.makeUnsafe()
   cleanups.register(() => Effect.runPromise(Scope.close(scope, Exit.void)))
-  return Effect.runPromise(Scope.extend(TestDatabase.make, scope))
+  return Effect.runPromise(Scope.provide(scope)(TestDatabase.make))
 }
 
 export interface HttpResponse {
@@ -92,45 +93,68 @@ const untilAnswering = async (
   }
 }
 
-export type ServerName = "product" | "fastify" | "raw"
-export const serverNames: ReadonlyArray<ServerName> = ["product", "fastify", "raw"]
+export type ServerName = "product" | "fastify-pino" | "fastify" | "raw"
+export const serverNames: ReadonlyArray<ServerName> = ["product", "fastify-pino", "fastify", "raw"]
+
+const fastifyScript = join(benchDirectory, "dist/baseline/fastify.js")
 
 export const scripts: Readonly<Record<ServerName, string>> = {
   product: join(repositoryRoot, "apps/api/dist/main.js"),
-  fastify: join(benchDirectory, "dist/baseline/fastify.js"),
+  "fastify-pino": fastifyScript,
+  fastify: fastifyScript,
   raw: join(benchDirectory, "dist/baseline/raw.js")
 }
 
+/** Each server's own settings, as the benchmark runs it (`src/Servers.ts`). */
+const ownEnvironment = (name: ServerName, key: string, dataDirectory: string): Record<string, string> => {
+  switch (name) {
+    case "product":
+      return {
+        LOG_LEVEL: "Info",
+        PETSTORE_BOOTSTRAP_KEY: key,
+        PETSTORE_DATA_DIR: dataDirectory,
+        PETSTORE_SECRET_KEY: "bench-test"
+      }
+    case "fastify-pino":
+      return { BENCH_FASTIFY_LOG: "pino" }
+    case "fastify":
+      return { BENCH_FASTIFY_LOG: "off" }
+    case "raw":
+      return {}
+  }
+}
+
+export interface TestServer {
+  readonly url: string
+  /** What it has written to stdout so far (its log lines). */
+  readonly stdout: () => string
+}
+
 /**
- * Starts the product first (it migrates the database and registers `key`), then both baselines on
- * the same database. Resolves to each server's base URL.
+ * Starts the product first (it migrates the database and registers `key`), then the baselines on
+ * the same database.
  */
-export const startThreeServers = async (
+export const startAllServers = async (
   databaseUrl: string,
   key: string
-): Promise<Readonly<Record<ServerName, string>>> => {
+): Promise<Readonly<Record<ServerName, TestServer>>> => {
   const dataDirectory = await temporaryDirectory("petstore-bench-test-")
-  const urls: Partial<Record<ServerName, string>> = {}
+  const servers: Partial<Record<ServerName, TestServer>> = {}
   for (const name of serverNames) {
     const port = await Effect.runPromise(LoopbackServer.freePort)
     const env: Record<string, string> = { DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1" }
-    const product = {
-      LOG_LEVEL: "Warn",
-      PETSTORE_BOOTSTRAP_KEY: key,
-      PETSTORE_DATA_DIR: dataDirectory,
-      PETSTORE_SECRET_KEY: "bench-test"
-    }
     const started = NodeProcess.spawnNode(scripts[name], {
       cwd: repositoryRoot,
-      env: name === "product" ? { ...env, ...product } : env
+      env: { ...env, ...ownEnvironment(name, key, dataDirectory) }
     })
     cleanups.register(started.kill)
     const baseUrl = `http://127.0.0.1:${port}`
     await untilAnswering(started, baseUrl, key, name)
-    urls[name] = baseUrl
+    servers[name] = { url: baseUrl, stdout: started.stdout }
   }
-  const { fastify, product, raw } = urls
-  if (fastify === undefined || product === undefined || raw === undefined)
+  const { product, raw, fastify } = servers
+  const fastifyPino = servers["fastify-pino"]
+  if (product === undefined || fastifyPino === undefined || fastify === undefined || raw === undefined)
     throw new Error("a server did not start")
-  return { product, fastify, raw }
+  return { product, "fastify-pino": fastifyPino, fastify, raw }
 }

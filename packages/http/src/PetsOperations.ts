@@ -1,0 +1,131 @@
+/**
+ * The animal operations once a request is decoded: the domain's use cases, their outcomes turned into
+ * the contract's errors and headers. Both ways of serving the catalogue call these, the `HttpApi`
+ * handlers (`PetsHandlers`) and the plain routes of the hot path (`PetsRoutes`), so they cannot
+ * answer differently except in how they decode and encode.
+ */
+import {
+  Conflict,
+  type CreatePetHeaders,
+  Gone,
+  IdempotencyKeyReused,
+  type ListPetsParameters,
+  NotFound
+} from "@petstore/api"
+import {
+  type Caller,
+  createPet,
+  currentGetPetAvailability,
+  defaultListLimit,
+  getPet,
+  isPositiveSafeIntegerText,
+  listPets,
+  type NewPet,
+  type Pet,
+  type PetId,
+  PetId as PetIdSchema,
+  type PetQuery,
+  type Pets
+} from "@petstore/domain"
+import { Effect, Option, Schema } from "effect"
+import { storageUnavailable } from "./StorageUnavailable.js"
+
+/**
+ * The `Link` to the next page keeps the caller's other parameters and moves the cursor. Every value
+ * is a number or a status name, which need no escaping in a query.
+ */
+export const nextPageLink = (query: PetQuery, nextAfter: PetId): string =>
+  Option.isSome(query.status)
+    ? `</v1/pets?limit=${query.limit}&status=${query.status.value}&after=${nextAfter}>; rel="next"`
+    : `</v1/pets?limit=${query.limit}&after=${nextAfter}>; rel="next"`
+
+/** A page of animals and, when more match, the `Link` header to the next one. */
+export interface PetsPage {
+  readonly pets: typeof Pets.Type
+  readonly link: string | undefined
+}
+
+export const listPetsPage = (parameters: typeof ListPetsParameters.Type) => {
+  const query: PetQuery = {
+    limit: parameters.limit ?? defaultListLimit,
+    status: Option.fromUndefinedOr(parameters.status),
+    after: Option.fromUndefinedOr(parameters.after)
+  }
+  return listPets(query).pipe(
+    Effect.map(
+      (page): PetsPage => ({
+        pets: page.pets,
+        link: Option.isSome(page.nextAfter) ? nextPageLink(query, page.nextAfter.value) : undefined
+      })
+    ),
+    Effect.catchTag("StorageError", storageUnavailable)
+  )
+}
+
+/** A created (or replayed) animal and the headers its 201 carries. */
+export interface CreatedPetAnswer {
+  readonly pet: Pet
+  readonly headers: Readonly<Record<string, string>>
+}
+
+const keyReused = new IdempotencyKeyReused({
+  code: "idempotency_key_reused",
+  message: "Idempotency-Key: was already used with a different body",
+  status: 422
+})
+
+const keyInFlight = new Conflict({
+  code: "conflict",
+  message: "Idempotency-Key: a request with this key is still in progress; retry later",
+  status: 409
+})
+
+export const createPetAnswer = (caller: Caller, payload: NewPet, headers: typeof CreatePetHeaders.Type) =>
+  createPet(caller, payload, Option.fromUndefinedOr(headers["idempotency-key"])).pipe(
+    Effect.map(
+      ({ pet, replayed }): CreatedPetAnswer => ({
+        pet,
+        headers: replayed
+          ? { location: `/v1/pets/${pet.id}`, "idempotent-replayed": "true" }
+          : { location: `/v1/pets/${pet.id}` }
+      })
+    ),
+    Effect.catchTags({
+      IdempotencyKeyReused: () => Effect.fail(keyReused),
+      IdempotencyRequestInFlight: () => Effect.fail(keyInFlight),
+      StorageError: storageUnavailable
+    })
+  )
+
+const decodePetId = Schema.decodeOption(PetIdSchema)
+
+/** Path text to an id; anything that is not a canonical positive safe integer names no animal. */
+const petIdFromPath = (text: string): Option.Option<PetId> =>
+  isPositiveSafeIntegerText(text) ? decodePetId(Number(text)) : Option.none()
+
+const notFound = (text: string) =>
+  new NotFound({ code: "not_found", message: `no animal with id ${JSON.stringify(text)}`, status: 404 })
+
+const gone = new Gone({
+  code: "gone",
+  message: "GET /v1/pets/{petId} was removed on 2030-12-05; use GET /v1/pets",
+  status: 410
+})
+
+/** The animal a `petId` path segment names (the deprecated operation). */
+export const getPetByPath = (petIdText: string) =>
+  Option.match(petIdFromPath(petIdText), {
+    // No id can be named after the removal date either: the operation itself is gone.
+    onNone: () =>
+      Effect.flatMap(currentGetPetAvailability, (availability) =>
+        Effect.fail(availability === "removed" ? gone : notFound(petIdText))
+      ),
+    onSome: (id) =>
+      getPet(id).pipe(
+        Effect.catchTags({
+          PetNotFound: () => Effect.fail(notFound(petIdText)),
+          GetPetRemoved: () => Effect.fail(gone),
+          StorageError: storageUnavailable
+        })
+      )
+  })

@@ -1,0 +1,39 @@
+/**
+ * Storage whose animal, idempotency and health operations all fail, as a database that went away
+ * would, with an error full of internal detail (an address, SQL) that must never reach a client. Keys,
+ * projects, domains and certificates stay in memory, so requests still pass authentication.
+ */
+import { IdempotencyRepository, PetRepository, StorageError, StorageHealth } from "@petstore/domain"
+import {
+  MemoryApiKeyRepository,
+  MemoryCertificateStore,
+  MemoryDomainRepository,
+  MemoryProjectRepository
+} from "@petstore/store-memory"
+import { Effect, Layer } from "effect"
+
+/** What the failing operations' errors carry: none of it may appear in an answer. */
+const internalDetail = "connect ECONNREFUSED 10.1.2.3:5432 while running SELECT * FROM pets"
+
+const failing = (operation: string) =>
+  Effect.fail(new StorageError({ operation, cause: new Error(internalDetail) }))
+
+/** A fresh one each time it is built (the key repository is in memory). */
+export const brokenStorage = () =>
+  Layer.mergeAll(
+    Layer.succeed(PetRepository, {
+      create: () => failing("create"),
+      findById: () => failing("findById"),
+      list: () => failing("list")
+    }),
+    Layer.succeed(IdempotencyRepository, {
+      reserve: () => failing("reserve"),
+      release: () => failing("release"),
+      purge: () => failing("purge")
+    }),
+    Layer.succeed(StorageHealth, { check: failing("check") }),
+    MemoryApiKeyRepository.layer,
+    MemoryProjectRepository.layer,
+    MemoryDomainRepository.layer,
+    MemoryCertificateStore.layer
+  )
