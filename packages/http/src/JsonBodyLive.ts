@@ -4,19 +4,22 @@
  * A declared `Content-Length` over the limit is refused before a byte of the body is read. A body
  * streamed without one is read here, up to the limit: past it the rest is drained and discarded (never
  * kept in memory) while the 413 is sent, so the client sees the answer instead of a reset connection.
- * Malformed JSON is refused here with its own message; its fields are then `HttpApi`'s to decode.
+ * Malformed JSON, and JSON nesting deeper than `maxJsonNesting`, is refused here with its own message;
+ * its fields are then `HttpApi`'s to decode.
  */
 import type { Readable } from "node:stream"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import {
   InvalidRequest,
   JsonBody,
+  maxJsonNesting,
   maxRequestBodyBytes,
   PayloadTooLarge,
   UnsupportedMediaType
 } from "@petstore/api"
 import { Effect, Layer, Option } from "effect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import { nestsDeeperThan } from "./JsonNesting.js"
 
 /**
  * `application/json`, with or without parameters such as `charset`. Other `+json` types are refused
@@ -43,6 +46,12 @@ const notJson = new UnsupportedMediaType({
 const malformed = new InvalidRequest({
   code: "invalid_request",
   message: "body: must be valid JSON",
+  status: 400
+})
+
+const tooDeep = new InvalidRequest({
+  code: "invalid_request",
+  message: `body: must not nest arrays and objects more than ${maxJsonNesting} levels deep`,
   status: 400
 })
 
@@ -97,7 +106,8 @@ export interface CheckedJsonBody {
 }
 
 /**
- * The checks of a JSON body in the contract's order: declared size, media type, size as read, syntax.
+ * The checks of a JSON body in the contract's order: declared size, media type, size as read, nesting,
+ * syntax.
  * The middleware hands the request on to `HttpApi`; a plain route decodes `json` itself, parsed once.
  */
 export const checkJsonBody = (
@@ -117,6 +127,7 @@ export const checkJsonBody = (
   return Effect.flatMap(buffered, (readable) =>
     // A body that cannot be read is the lifecycle's to answer (413 past the limit, else 400).
     Effect.flatMap(Effect.orDie(readable.text), (text) => {
+      if (nestsDeeperThan(text, maxJsonNesting)) return Effect.fail(tooDeep)
       const json = parseJson(text)
       return Option.isNone(json)
         ? Effect.fail(malformed)

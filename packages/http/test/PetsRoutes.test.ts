@@ -88,6 +88,8 @@ const byHand: ReadonlyArray<Exchange> = [
     "",
     "{",
     "[]",
+    `${"[".repeat(3_000)}${"]".repeat(3_000)}`,
+    `{"name":"A","categoryId":1,"extra":${"[".repeat(63)}${"]".repeat(63)}}`,
     "null",
     '"text"',
     "{}",

@@ -245,6 +245,44 @@ export const petsApiSuite = <E>(name: string, storage: Layer.Layer<Ports, E>) =>
           })
         )
 
+        it.effect(
+          "a body nesting arrays or objects more than 64 levels deep is a 400, whatever its size",
+          () =>
+            Effect.gen(function* () {
+              const server = yield* TestServer
+              const nested = (levels: number, inner: string) =>
+                `${"[".repeat(levels)}${inner}${"]".repeat(levels)}`
+              // 3,000 levels in 6 KB: refused before it is parsed, with the one error body.
+              const deep = yield* expectError(
+                yield* server.request("/v1/pets", jsonPost(nested(3_000, ""))),
+                400,
+                "invalid_request"
+              )
+              expect(deep.message).toBe("body: must not nest arrays and objects more than 64 levels deep")
+              // The limit counts every level, objects and arrays alike, wherever they are in the body:
+              // here the body's object, then arrays, then an empty object.
+              const withExtra = (levels: number) =>
+                jsonPost(`{"name":"nested-${levels}","categoryId":1,"extra":${nested(levels - 2, "{}")}}`)
+              yield* expectError(yield* server.request("/v1/pets", withExtra(65)), 400, "invalid_request")
+              // Deep but malformed: still a clear 400, never a 500.
+              yield* expectError(
+                yield* server.request("/v1/pets", jsonPost(`{"a":${"[".repeat(30_000)}`)),
+                400,
+                "invalid_request"
+              )
+              // 64 levels are allowed (unknown fields are ignored), and brackets inside strings do not count.
+              expect((yield* server.request("/v1/pets", withExtra(64))).status).toBe(201)
+              const bracketed = `${"[{".repeat(40)}\\"[`
+              expect((yield* createPet({ name: bracketed, categoryId: 1 })).body.name).toBe(bracketed)
+              const list = (yield* json(
+                yield* server.request("/v1/pets?limit=100")
+              )) as ReadonlyArray<PetBody>
+              expect(list.filter((pet) => pet.name.startsWith("nested-")).map((pet) => pet.name)).toEqual([
+                "nested-64"
+              ])
+            })
+        )
+
         it.effect("the public routes need no key", () =>
           Effect.gen(function* () {
             const server = yield* TestServer
