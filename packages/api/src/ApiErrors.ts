@@ -80,6 +80,14 @@ export class RateLimited extends Schema.Class<RateLimited>("RateLimited")(
   ...bodyAndAnnotations(["rate_limited"], 429, "Too many requests (see Retry-After).")
 ) {}
 
+export class ExpectationFailed extends Schema.Class<ExpectationFailed>("ExpectationFailed")(
+  ...bodyAndAnnotations(
+    ["expectation_failed"],
+    417,
+    "The request's Expect header asks for something other than 100-continue."
+  )
+) {}
+
 export class InternalError extends Schema.Class<InternalError>("InternalError")(
   ...bodyAndAnnotations(["internal"], 500, "An unexpected error; nothing internal is disclosed.")
 ) {}
@@ -101,6 +109,7 @@ export const ApiError = Schema.Union([
   UnsupportedMediaType,
   IdempotencyKeyReused,
   RateLimited,
+  ExpectationFailed,
   InternalError,
   Unavailable
 ])

@@ -11,6 +11,8 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { maxRequestBodyBytes } from "@petstore/api"
 import { ByteSize, Context, Duration, Effect, Layer, Scope } from "effect"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
+import type * as HttpServerResponse from "effect/http/HttpServerResponse"
+import { expectationFailedApp } from "./ExpectationFailed.js"
 import type { HttpMetrics } from "./HttpMetrics.js"
 import { answerMalformedRequest } from "./MalformedRequest.js"
 import { PetstoreHttpApp, type PetstoreHttpAppServices } from "./PetstoreHttpApi.js"
@@ -76,12 +78,12 @@ export const PetstoreHttpServer = (
       // Requests run in a scope of their own, closed after the server: in-flight requests first get
       // their grace, then whatever is left is interrupted.
       const requests = yield* Scope.fork(yield* Effect.scope, "parallel")
-      const handler = yield* NodeHttpServer.makeHandler(
-        withRequestLifecycle({ register: armDeadline })(app),
-        {
+      const handlerOf = <E, R>(httpApp: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+        NodeHttpServer.makeHandler(withRequestLifecycle({ register: armDeadline })(httpApp), {
           scope: requests
-        }
-      ).pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize))
+        }).pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize))
+      const handler = yield* handlerOf(app)
+      const refuseExpectation = yield* handlerOf(expectationFailedApp)
       // Node's own limits sit just outside the handled deadline; the headers limit is slow-loris
       // protection (node requires it not to exceed the request limit).
       const nodeRequestTimeout = deadline + 5_000
@@ -91,6 +93,7 @@ export const PetstoreHttpServer = (
         keepAliveTimeout: 5_000
       })
       server.on("request", handler)
+      server.on("checkExpectation", refuseExpectation)
       server.on("clientError", (error: Error & { readonly code?: string }, socket: Duplex) => {
         const requestId = answerMalformedRequest(error, socket)
         if (requestId !== undefined)

@@ -2,6 +2,7 @@
  * What Node's HTTP parser refuses before any handler runs still gets the service's error body, sent
  * over a raw socket exactly as a broken client would send it.
  */
+import { request } from "node:http"
 import { connect } from "node:net"
 import { expect, layer } from "@effect/vitest"
 import { MemoryStore } from "@petstore/store-memory"
@@ -74,6 +75,71 @@ layer(TestServerLive(MemoryStore.layer), { excludeTestServices: true })(
           message: "the request is not well-formed HTTP/1.1",
           status: 400
         })
+      })
+    )
+
+    it.effect("an Expect other than 100-continue: 417 expectation_failed in the error body, then close", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const body = '{"name":"Expected","categoryId":1}'
+        const answer = yield* exchange(
+          server.baseUrl,
+          "POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+            `Content-Length: ${body.length}\r\nX-Request-Id: expect-1\r\nExpect: 200-ok\r\n\r\n${body}`
+        )
+        expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 417 Expectation Failed")
+        expect(answer).toMatch(/\r\ncontent-type: application\/json; charset=utf-8\r\n/i)
+        expect(answer).toMatch(/\r\nconnection: close\r\n/i)
+        expect(/\r\nx-request-id: ([^\r]*)\r\n/i.exec(answer)?.[1]).toBe("expect-1")
+        expect(bodyOf(answer)).toEqual({
+          code: "expectation_failed",
+          message: "Expect: only 100-continue is supported",
+          status: 417
+        })
+        // Refused before anything else: the animal was not created, and the answer was counted.
+        const list = yield* server.request("/v1/pets?limit=100")
+        const names = ((yield* Effect.promise(() => list.json())) as ReadonlyArray<{ name: string }>).map(
+          (pet) => pet.name
+        )
+        expect(names).not.toContain("Expected")
+        const metrics = yield* server.request("/metrics")
+        const scraped = yield* Effect.promise(() => metrics.text())
+        expect(scraped).toMatch(
+          /petstore_http_requests_total\{route="\/v1\/pets",method="POST",status="417"\} 1/
+        )
+      })
+    )
+
+    it.effect("Expect: 100-continue still gets its 100 and the request goes through", () =>
+      Effect.gen(function* () {
+        const server = yield* TestServer
+        const { hostname, port } = new URL(server.baseUrl)
+        const key = server.key
+        const status = yield* Effect.promise(
+          () =>
+            new Promise<number>((resolve, reject) => {
+              const body = '{"name":"Continued","categoryId":1}'
+              const req = request({
+                host: hostname,
+                port: Number(port),
+                method: "POST",
+                path: "/v1/pets",
+                headers: {
+                  authorization: `Bearer ${key}`,
+                  "content-type": "application/json",
+                  "content-length": body.length,
+                  expect: "100-continue"
+                }
+              })
+              req.on("continue", () => req.end(body))
+              req.on("response", (response) => {
+                response.resume()
+                resolve(response.statusCode ?? 0)
+              })
+              req.on("error", reject)
+            })
+        )
+        expect(status).toBe(201)
       })
     )
 
