@@ -19,7 +19,8 @@ import {
   type OrderState
 } from "@petstore/domain"
 import * as acme from "acme-client"
-import { Effect, Layer, Redacted, Semaphore } from "effect"
+import { Clock, Effect, Layer, Redacted, Semaphore } from "effect"
+import { OrderKeys } from "./internal/OrderKeys.js"
 
 export interface Options {
   /** The ACME directory, e.g. `https://acme-v02.api.letsencrypt.org/directory`. */
@@ -29,6 +30,13 @@ export interface Options {
   /** The account key (PEM); a fresh key (and so a fresh account) when absent. */
   readonly accountKeyPem?: Redacted.Redacted<string> | string
 }
+
+/**
+ * How long the key of a finalized order is kept. The worker downloads a certificate within seconds of
+ * its order turning valid and retries a failed download or save within minutes; a key needed after a
+ * day belongs to an order the worker has given up on (it starts a new one).
+ */
+const orderKeyRetentionMillis = 24 * 60 * 60 * 1000
 
 /** A new ACME account key (PEM), to be kept. */
 export const createAccountKey = (): Promise<string> =>
@@ -113,12 +121,12 @@ export const make = (
       )
     )
 
-    const privateKeys = new Map<string, Redacted.Redacted<string>>()
+    const privateKeys = new OrderKeys(orderKeyRetentionMillis)
 
     /** The key behind the CSR of `order`: known only to the process that finalized it. */
     const keyOf = (order: acme.Order): Effect.Effect<Redacted.Redacted<string>, CertificateIssuerError> =>
-      Effect.suspend(() => {
-        const key = privateKeys.get(order.url)
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const key = privateKeys.get(order.url, now)
         return key === undefined
           ? Effect.fail(
               new CertificateIssuerError({
@@ -223,7 +231,7 @@ export const make = (
         const [key, csr] = yield* call(`CSR creation for ${hostname}`, () =>
           acme.crypto.createCsr({ commonName: hostname, altNames: [hostname] })
         )
-        privateKeys.set(order.url, Redacted.make(key.toString()))
+        privateKeys.add(order.url, Redacted.make(key.toString()), yield* Clock.currentTimeMillis)
         const finalized = yield* call(`finalization of ${hostname}`, () => client.finalizeOrder(order, csr))
         return yield* describeOrder({ ...order, ...finalized, url: order.url }, false)
       })
@@ -242,6 +250,7 @@ export const make = (
         case "valid":
           return download(order)
         case "invalid":
+          privateKeys.remove(order.url)
           return settle(order).pipe(
             Effect.map((fromChallenges) => ({
               _tag: "Invalid" as const,
