@@ -29,7 +29,7 @@ import {
 import { isUnderDomain, normaliseHostname } from "./Hostname.js"
 import { requestCertificate } from "./IssuanceSchedule.js"
 import { isPaidPlan, type Plan } from "./Plan.js"
-import { PlatformSettings } from "./PlatformSettings.js"
+import { PlatformSettings, reservedDomainsOf } from "./PlatformSettings.js"
 import {
   Deploy,
   type DeployStatus,
@@ -99,7 +99,7 @@ export const addDomain = (account: AccountName, id: ProjectId, hostnameText: str
   Effect.gen(function* () {
     const project = yield* findOwnedProject(account, id)
     const settings = yield* PlatformSettings
-    const hostname = yield* Result.match(normaliseHostname(hostnameText, settings.platformDomain), {
+    const hostname = yield* Result.match(normaliseHostname(hostnameText, reservedDomainsOf(settings)), {
       onFailure: (rule) => Effect.fail(new InvalidDomainRequest({ message: `hostname: ${rule}` })),
       onSuccess: Effect.succeed
     })
@@ -116,7 +116,7 @@ const findDomain = (account: AccountName, id: ProjectId, hostnameText: string) =
     yield* findOwnedProject(account, id)
     const settings = yield* PlatformSettings
     const notFound = new DomainNotFound({ hostname: hostnameText })
-    const hostname = yield* Result.match(normaliseHostname(hostnameText, settings.platformDomain), {
+    const hostname = yield* Result.match(normaliseHostname(hostnameText, reservedDomainsOf(settings)), {
       onFailure: () => Effect.fail(notFound),
       onSuccess: Effect.succeed
     })
@@ -220,7 +220,8 @@ export const putDomainConfig = (account: AccountName, id: ProjectId, config: Dom
 export const resolveEdge = (host: string) =>
   Effect.gen(function* () {
     const none: EdgeDecision = { action: "none" }
-    const { platformDomain } = yield* PlatformSettings
+    const settings = yield* PlatformSettings
+    const { platformDomain } = settings
     const name = host.trim().toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "")
     const projects = yield* ProjectRepository
     if (isUnderDomain(name, platformDomain) && name !== platformDomain) {
@@ -229,7 +230,7 @@ export const resolveEdge = (host: string) =>
       const project = Option.isNone(id) ? Option.none() : yield* projects.findById(id.value)
       return Option.match(project, { onNone: () => none, onSome: decideForDefaultHostname })
     }
-    const hostname = normaliseHostname(name, platformDomain)
+    const hostname = normaliseHostname(name, reservedDomainsOf(settings))
     if (Result.isFailure(hostname)) return none
     const domain = yield* Effect.flatMap(DomainRepository, (repository) =>
       repository.findByHostname(hostname.success)

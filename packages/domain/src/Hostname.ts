@@ -1,7 +1,7 @@
 /**
  * Hostnames of custom domains: normalised (lower case, IDN to punycode, no trailing dot), validated
  * (LDH labels of 1–63 octets, at most 253 octets, at least two labels, not an address, under a real
- * public suffix, not under the platform's own domain), and classified as apex or subdomain with the
+ * public suffix, not under the platform's own domains), and classified as apex or subdomain with the
  * Public Suffix List (`example.co.uk` is an apex).
  */
 import { Result, Schema } from "effect"
@@ -40,10 +40,19 @@ export const isUnderDomain = (hostname: string, domain: string): boolean =>
   hostname === domain || hostname.endsWith(`.${domain}`)
 
 /**
- * The normalised hostname, or the rule it breaks. `platformDomain` is where the platform's own
- * default hostnames live; a custom domain may not be one of them.
+ * The registrable domain `name` belongs to by the Public Suffix List (`example.co.uk` for
+ * `docs.example.co.uk`), or undefined when it has none (an address, a public suffix itself).
  */
-export const normaliseHostname = (input: string, platformDomain: string): Result.Result<Hostname, string> =>
+export const registrableDomainOf = (name: string): string | undefined => parse(name).domain ?? undefined
+
+/**
+ * The normalised hostname, or the rule it breaks. `reservedDomains` are the platform's own (see
+ * `PlatformSettings.reservedDomainsOf`): a custom domain may be none of them nor under any.
+ */
+export const normaliseHostname = (
+  input: string,
+  reservedDomains: ReadonlyArray<string>
+): Result.Result<Hostname, string> =>
   Result.flatMap(toAscii(input), (hostname) => {
     const labels = hostname.split(".")
     if (hostname.length > 253) return Result.fail("must be at most 253 characters")
@@ -60,7 +69,8 @@ export const normaliseHostname = (input: string, platformDomain: string): Result
     }
     if (parsed.domain === null || parsed.isIcann !== true)
       return Result.fail("must be under a public suffix such as .com")
-    if (isUnderDomain(hostname, platformDomain)) return Result.fail(`must not be under ${platformDomain}`)
+    const reserved = reservedDomains.find((domain) => isUnderDomain(hostname, domain))
+    if (reserved !== undefined) return Result.fail(`must not be under ${reserved}`)
     return Result.succeed(Hostname.make(hostname))
   })
 

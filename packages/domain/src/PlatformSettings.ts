@@ -4,6 +4,7 @@
  * name). Configuration, provided by the application.
  */
 import { Config, Context, Layer } from "effect"
+import { registrableDomainOf } from "./Hostname.js"
 
 export class PlatformSettings extends Context.Service<
   PlatformSettings,
@@ -16,6 +17,16 @@ export class PlatformSettings extends Context.Service<
     readonly caIdentifier: string
   }
 >()("@petstore/domain/PlatformSettings") {}
+
+/**
+ * The domains no custom domain may be at or under: the platform domain (its default hostnames) and
+ * the registrable domain of the CNAME target (`example-sites.net` for `cname.example-sites.net`), which
+ * every verified domain points to and which is the platform's, not a tenant's.
+ */
+export const reservedDomainsOf = (settings: PlatformSettings["Service"]): ReadonlyArray<string> => {
+  const target = registrableDomainOf(settings.cnameTarget) ?? settings.cnameTarget
+  return target === settings.platformDomain ? [settings.platformDomain] : [settings.platformDomain, target]
+}
 
 const dnsName = (name: string) => name.trim().toLowerCase().replace(/\.$/, "")
 

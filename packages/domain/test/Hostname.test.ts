@@ -1,10 +1,18 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Result, Schema } from "effect"
 import fc from "fast-check"
-import { Hostname, hostnameKind, isUnderDomain, normaliseHostname, sameDnsName } from "../src/index.js"
+import {
+  Hostname,
+  hostnameKind,
+  isUnderDomain,
+  normaliseHostname,
+  registrableDomainOf,
+  reservedDomainsOf,
+  sameDnsName
+} from "../src/index.js"
 
 const platformDomain = "docs-platform.net"
-const normalise = (input: string) => normaliseHostname(input, platformDomain)
+const normalise = (input: string) => normaliseHostname(input, [platformDomain])
 
 const label63 = "a".repeat(63)
 /** 63 + 1 + 63 + 1 + 63 + 1 + 57 + 1 + 3 = 253 octets. */
@@ -149,12 +157,15 @@ describe("normaliseHostname", () => {
     expect(normalise(input)).toStrictEqual(Result.fail(rule))
   })
 
-  it("refuses names under whichever platform domain it is given", () => {
-    expect(normaliseHostname("docs.example.com", "example.com")).toStrictEqual(
+  it("refuses names under whichever reserved domains it is given, naming the one", () => {
+    expect(normaliseHostname("docs.example.com", ["example.com"])).toStrictEqual(
       Result.fail("must not be under example.com")
     )
-    expect(normaliseHostname("docs.example.com", "other.example.com")).toStrictEqual(
+    expect(normaliseHostname("docs.example.com", ["other.example.com"])).toStrictEqual(
       Result.succeed("docs.example.com")
+    )
+    expect(normaliseHostname("www.sites.example.net", ["docs.example.org", "example.net"])).toStrictEqual(
+      Result.fail("must not be under example.net")
     )
   })
 })
@@ -282,5 +293,32 @@ describe("normaliseHostname properties", () => {
       }),
       { numRuns: 1000 }
     )
+  })
+})
+
+describe("reservedDomainsOf", () => {
+  it("reserves the platform domain and the CNAME target's registrable domain", () => {
+    const settings = { platformDomain: "docs.petstore.dev", caIdentifier: "letsencrypt.org" }
+    expect(reservedDomainsOf({ ...settings, cnameTarget: "cname.petstore-sites.net" })).toEqual([
+      "docs.petstore.dev",
+      "petstore-sites.net"
+    ])
+    expect(reservedDomainsOf({ ...settings, cnameTarget: "cname.sites.example.co.uk" })).toEqual([
+      "docs.petstore.dev",
+      "example.co.uk"
+    ])
+    expect(
+      reservedDomainsOf({
+        platformDomain: "example.com",
+        cnameTarget: "cname.example.com",
+        caIdentifier: "x"
+      })
+    ).toEqual(["example.com"])
+  })
+
+  it("knows registrable domains by the Public Suffix List", () => {
+    expect(registrableDomainOf("a.b.example.co.uk")).toBe("example.co.uk")
+    expect(registrableDomainOf("example.com")).toBe("example.com")
+    expect(registrableDomainOf("co.uk")).toBeUndefined()
   })
 })

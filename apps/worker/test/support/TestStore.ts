@@ -25,7 +25,7 @@ export const projectId = ProjectId.make("scaling")
 
 /** `<n>.example.com`, as the domain normalises it. */
 export const hostnameOf = (n: number) =>
-  Result.getOrThrowWith(normaliseHostname(`${n}.${zone}`, platformDomain), (rule) => new Error(rule))
+  Result.getOrThrowWith(normaliseHostname(`${n}.${zone}`, [platformDomain]), (rule) => new Error(rule))
 
 export type StoreServices = DomainRepository | ProjectRepository | SqlClient.SqlClient
 

@@ -78,6 +78,8 @@ export const TestServerLive = <E>(
     readonly rateLimiterStore?: Layer.Layer<RateLimiter.RateLimiterStore>
     /** Whether the animal operations take their plain routes (the default) or `HttpApi`'s handlers. */
     readonly petsRoutes?: boolean
+    /** The platform's names; `testPlatform` by default. */
+    readonly platform?: PlatformSettings["Service"]
   } = {}
 ) =>
   Layer.effect(
@@ -112,7 +114,7 @@ export const TestServerLive = <E>(
     ),
     Layer.provide(storage),
     Layer.provide(options.dns ?? EmptyDns),
-    Layer.provide(Layer.succeed(PlatformSettings, testPlatform)),
+    Layer.provide(Layer.succeed(PlatformSettings, options.platform ?? testPlatform)),
     Layer.provide(Layer.succeed(RateLimits, options.rateLimits ?? testRateLimits)),
     Layer.provide(options.rateLimiterStore ?? MemoryRateLimiterStore.layer)
   )
