@@ -194,6 +194,8 @@ describe("rate limits on Redis", () => {
           status: "ok",
           checks: { storage: "ok", rateLimits: "unreachable: requests are not rate limited until it answers" }
         })
+        // The client retries every 200, 400, 600… ms: several reconnections fail meanwhile.
+        await sleep(2_000)
 
         await startRedis()
         // The client reconnects by itself (backing off at most 5 s): limited again, on a fresh bucket.
@@ -208,6 +210,13 @@ describe("rate limits on Redis", () => {
           checks: { storage: "ok", rateLimits: "ok" }
         })
         expect(await server.terminate()).toEqual({ code: 0, signal: null })
+        // The outage is logged once as it starts and once as it ends, in the JSON log; the failed
+        // reconnections in between print nothing, on stdout or stderr.
+        const lines = server.stdout().split("\n")
+        const linesWith = (text: string) => lines.filter((line) => line.includes(text)).length
+        expect(linesWith("the rate-limit Redis is unreachable")).toBe(1)
+        expect(linesWith("the rate-limit Redis is reachable again")).toBe(1)
+        expect(server.stderr()).not.toMatch(/ioredis|ECONNREFUSED|Unhandled error event/i)
       } finally {
         await stopRedis()
       }
