@@ -1,8 +1,8 @@
 /**
  * Everything the API process reads from its environment, decoded once at start-up.
  */
-import { maxRequestDeadline } from "@petstore/domain"
-import { Config, Duration, Effect, Option, type Redacted, Schema, SchemaIssue } from "effect"
+import { maxRequestDeadline, OperatorApiKeyToken } from "@petstore/domain"
+import { Config, Duration, Effect, Option, Redacted, Schema, SchemaIssue } from "effect"
 
 export type StorageChoice =
   /** `dataDir` keeps what is not in the database: the generated secret, the CA's files. */
@@ -69,6 +69,10 @@ export const EdgeConfig = Config.all({
   httpsPort: Config.schema(ListenPort, "PETSTORE_EDGE_HTTPS_PORT").pipe(Config.withDefault(8443))
 })
 
-export const BootstrapKeyConfig = Config.Redacted("PETSTORE_BOOTSTRAP_KEY").pipe(Config.option)
+/** The operator's key, never shown: refused at start when short or not a bearer token. */
+export const BootstrapKeyConfig = Config.schema(OperatorApiKeyToken, "PETSTORE_BOOTSTRAP_KEY").pipe(
+  Config.map(Redacted.make),
+  Config.option
+)
 
 export const LogLevelConfig = Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info"))

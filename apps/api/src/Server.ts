@@ -4,10 +4,10 @@
  */
 import { NodeDnsResolver } from "@petstore/dns"
 import {
+  applyOperatorApiKey,
   defaultAccountName,
   platformSettingsLayer,
   rateLimitsLayer,
-  registerOperatorApiKey,
   runIdempotencyPurge
 } from "@petstore/domain"
 import { EdgeServer } from "@petstore/edge"
@@ -17,17 +17,25 @@ import { BootstrapKeyConfig, EdgeConfig, ServerConfig, StorageConfig } from "./A
 import { rateLimitStoreLayer } from "./RateLimitStore.js"
 import { exclusiveStorageCompanions, storageLayer } from "./Storage.js"
 
-const BootstrapKeyLive = Layer.effectDiscard(
-  Effect.flatMap(BootstrapKeyConfig, (key) =>
-    Option.match(key, {
-      onNone: () => Effect.void,
-      onSome: (token) =>
-        registerOperatorApiKey(defaultAccountName, Redacted.value(token)).pipe(
-          Effect.andThen(Effect.logInfo("the bootstrap key is accepted (account default)"))
+/** The operator's key is the one key of the `default` account: removing the variable revokes it. */
+const bootstrapKeyLayer = (key: Option.Option<Redacted.Redacted<string>>) =>
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const { accepted, revoked } = yield* applyOperatorApiKey(
+        defaultAccountName,
+        Option.map(key, Redacted.value)
+      )
+      if (revoked.length > 0)
+        yield* Effect.logInfo(
+          `revoked the earlier bootstrap key: ${revoked.map((record) => record.id).join(", ")} (account default)`
+        )
+      if (accepted) yield* Effect.logInfo("the bootstrap key is accepted (account default)")
+      else if (Option.isSome(key))
+        yield* Effect.logWarning(
+          "PETSTORE_BOOTSTRAP_KEY names a key revoked earlier: it stays revoked, choose a new one"
         )
     })
   )
-)
 
 /** Every server forgets expired idempotency keys; replicas' purges skip the rows another is deleting. */
 const IdempotencyPurgeLive = Layer.effectDiscard(Effect.forkScoped(runIdempotencyPurge()))
@@ -37,6 +45,8 @@ export const ServerLive = Layer.unwrap(
     const server = yield* ServerConfig
     const storage = yield* StorageConfig
     const edge = yield* EdgeConfig
+    // Read with the rest of the configuration: a bad key stops the process before storage is opened.
+    const bootstrapKey = yield* BootstrapKeyConfig
     // The edge is a second front door: when its ports are taken, the API keeps serving (logged loudly).
     const edgeLive = Layer.effectDiscard(
       Effect.flatMap(EdgeServer.EdgeAddresses, ({ http, https }) =>
@@ -62,7 +72,7 @@ export const ServerLive = Layer.unwrap(
       Layer.provide(
         Layer.mergeAll(
           PetstoreHttpApiLive,
-          BootstrapKeyLive,
+          bootstrapKeyLayer(bootstrapKey),
           IdempotencyPurgeLive,
           edgeLive,
           exclusiveStorageCompanions(storage)

@@ -6,7 +6,14 @@
 
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
-import { AccountName, ApiKeyId, issueApiKey, listApiKeys, revokeApiKey } from "@petstore/domain"
+import {
+  AccountName,
+  ApiKeyId,
+  defaultAccountName,
+  issueApiKey,
+  listApiKeys,
+  revokeApiKey
+} from "@petstore/domain"
 import { JsonLogger } from "@petstore/telemetry"
 import { Cause, Console, Effect, Layer, Option, References, Schema } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
@@ -19,8 +26,17 @@ const account = Flag.String("account").pipe(
   Flag.withDescription("The account that owns the key (lower-case letters, digits, '-' or '_').")
 )
 
+class ReservedAccount extends Schema.TaggedError<ReservedAccount>()("ReservedAccount", {
+  account: Schema.String
+}) {
+  override get message() {
+    return `The account ${this.account} holds only PETSTORE_BOOTSTRAP_KEY; choose another account.`
+  }
+}
+
 const create = Command.make("create", { account }, ({ account }) =>
   Effect.gen(function* () {
+    if (account === defaultAccountName) return yield* new ReservedAccount({ account })
     const issued = yield* issueApiKey(account)
     yield* Console.error(`Created ${issued.record.id} for account ${account}. The key is shown once:`)
     yield* Console.log(issued.token)

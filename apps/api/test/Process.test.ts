@@ -83,6 +83,41 @@ describe("the API process on its default embedded storage", () => {
   )
 
   it(
+    "the bootstrap key lives as long as its variable: changed, the old one is refused; removed, none is",
+    async () => {
+      const dataDir = join(await temporaryDirectory(), "data")
+      const [first, second] = [randomKey(), randomKey()]
+      const withFirst = await startEmbedded(dataDir, first)
+      expect((await send(withFirst.baseUrl, "/v1/pets", { key: first })).status).toBe(200)
+      await expectCleanStop(withFirst)
+
+      const withSecond = await startEmbedded(dataDir, second)
+      expect((await send(withSecond.baseUrl, "/v1/pets", { key: second })).status).toBe(200)
+      expect((await send(withSecond.baseUrl, "/v1/pets", { key: first })).status).toBe(401)
+      expect(withSecond.stdout()).toMatch(
+        /revoked the earlier bootstrap key: key_[0-9a-f]{16} \(account default\)/
+      )
+      await expectCleanStop(withSecond)
+
+      const without = await startServer({ PETSTORE_DATA_DIR: dataDir })
+      await without.listening()
+      for (const key of [first, second]) {
+        const refused = await send(without.baseUrl, "/v1/pets", { key })
+        expect(refused.status).toBe(401)
+        expect(refused.headers["www-authenticate"]).toBe('Bearer realm="petstore", error="invalid_token"')
+      }
+      await expectCleanStop(without)
+
+      // Set again, a revoked key stays revoked (it may have leaked), and the log says so.
+      const again = await startEmbedded(dataDir, second)
+      expect((await send(again.baseUrl, "/v1/pets", { key: second })).status).toBe(401)
+      expect(again.stdout()).toMatch(/PETSTORE_BOOTSTRAP_KEY names a key revoked earlier/)
+      await expectCleanStop(again)
+    },
+    testTimeout
+  )
+
+  it(
     "opens its port only once a request can be answered",
     async () => {
       const dataDir = join(await temporaryDirectory(), "data")
@@ -403,6 +438,12 @@ describe("the key CLI", () => {
       expect(revokedAgain.code).not.toBe(0)
       expect(revokedAgain.code).not.toBeNull()
 
+      const reserved = await runCli(["keys", "create", "--account", "default"], env)
+      expect(reserved.code).not.toBe(0)
+      expect(reserved.code).not.toBeNull()
+      expect(reserved.stderr).toMatch(/holds only PETSTORE_BOOTSTRAP_KEY/)
+      expect(reserved.stdout).not.toMatch(/pk_live_/)
+
       const badAccount = await runCli(["keys", "create", "--account", "Bad Name"], env)
       expect(badAccount.code).not.toBe(0)
       expect(badAccount.code).not.toBeNull()
@@ -439,7 +480,17 @@ describe("a bad configuration", () => {
       { PETSTORE_REQUEST_TIMEOUT: "0 millis" },
       /PETSTORE_REQUEST_TIMEOUT/
     ],
-    ["LOG_LEVEL=loud", { LOG_LEVEL: "loud" }, /LOG_LEVEL/]
+    ["LOG_LEVEL=loud", { LOG_LEVEL: "loud" }, /LOG_LEVEL/],
+    [
+      "a bootstrap key of 23 characters",
+      { PETSTORE_BOOTSTRAP_KEY: "pk_live_short_guessable" },
+      /PETSTORE_BOOTSTRAP_KEY.*at least 24 characters/
+    ],
+    [
+      "a bootstrap key that is not a bearer token",
+      { PETSTORE_BOOTSTRAP_KEY: "pk_live key with spaces in it" },
+      /PETSTORE_BOOTSTRAP_KEY.*must be a bearer token/
+    ]
   ]
   for (const [label, env, names] of cases) {
     it(
@@ -459,6 +510,9 @@ describe("a bad configuration", () => {
         expect(server.stdout() + server.stderr()).toMatch(names)
         expect(server.stdout()).not.toContain("petstore listening")
         expect(existsSync(dataDir)).toBe(false)
+        // A refused key is named, never shown.
+        if (env.PETSTORE_BOOTSTRAP_KEY !== undefined)
+          expect(server.stdout() + server.stderr()).not.toContain(env.PETSTORE_BOOTSTRAP_KEY)
       },
       testTimeout
     )

@@ -38,6 +38,23 @@ export const bearerTokenMaxLength = 512
 export const isWellFormedBearerToken = (token: string): boolean =>
   token.length > 0 && token.length <= bearerTokenMaxLength && bearerTokenPattern.test(token)
 
+/** The shortest key an operator may choose: a short key can be guessed, whatever the rate limits. */
+export const operatorApiKeyMinLength = 24
+
+/**
+ * A key chosen by the operator (`PETSTORE_BOOTSTRAP_KEY`): a bearer token of 24 to 512 characters.
+ * The messages never repeat the value.
+ */
+export const OperatorApiKeyToken = Schema.String.check(
+  Schema.isMinLength(operatorApiKeyMinLength, {
+    message: `must be at least ${operatorApiKeyMinLength} characters`
+  }),
+  Schema.isMaxLength(bearerTokenMaxLength, { message: `must be at most ${bearerTokenMaxLength} characters` }),
+  Schema.isPattern(bearerTokenPattern, {
+    message: "must be a bearer token: letters, digits and - . _ ~ + /, then optional = padding"
+  })
+)
+
 // A class's struct carries its identifier too: JSON Schema names a class by its encoded side.
 export class ApiKeyRecord extends Schema.Class<ApiKeyRecord>("ApiKeyRecord")(
   Schema.Struct({
