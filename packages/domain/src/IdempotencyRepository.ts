@@ -21,9 +21,10 @@ export class IdempotencyRepository extends Context.Service<
     /**
      * Drops the unfinished reservation made at `reservedAt`, so that a retry after a failure can
      * proceed. A reservation made since (another request took the key over) is left alone, so a
-     * release that arrives late never frees a request that is still running.
+     * release that arrives late never frees a request that is still running. True when it dropped
+     * one: false when there was none (not made, or not committed yet), or it was completed.
      */
-    readonly release: (scope: IdempotencyScope, reservedAt: Date) => Effect.Effect<void, StorageError>
+    readonly release: (scope: IdempotencyScope, reservedAt: Date) => Effect.Effect<boolean, StorageError>
     /**
      * Forgets at most `limit` keys reserved at or before `reservedUpTo`, completed or not; answers
      * how many it forgot. Repeated until it forgets fewer than `limit`, it forgets them all.

@@ -1,7 +1,7 @@
 /**
  * The animal catalogue's use cases, written against the ports only.
  */
-import { Clock, Effect, Option, Schedule } from "effect"
+import { Clock, Duration, Effect, Option, Schedule } from "effect"
 import type { Caller } from "./Authentication.js"
 import {
   GetPetRemoved,
@@ -46,15 +46,36 @@ const giveBackReservation = (
   scope: IdempotencyScope,
   reservedAt: Date
 ): Effect.Effect<void> =>
-  keys
-    .release(scope, reservedAt)
-    .pipe(
-      Effect.catch(() =>
-        Effect.asVoid(
-          Effect.forkDetach(Effect.ignore(Effect.retry(keys.release(scope, reservedAt), releaseRetries)))
-        )
+  keys.release(scope, reservedAt).pipe(
+    Effect.catch(() =>
+      Effect.asVoid(
+        Effect.forkDetach(Effect.ignore(Effect.retry(keys.release(scope, reservedAt), releaseRetries)))
+      )
+    ),
+    Effect.asVoid
+  )
+
+/**
+ * Gives back a reservation whose making did not finish (the deadline cut it off, or storage failed
+ * mid-way): it may not exist, or it may still be committed later, when a hung database comes back,
+ * after a release has found nothing. So the release is repeated in the background, every second,
+ * until it drops the reservation or the reservation could no longer block anyone.
+ */
+const giveBackUnfinishedReservation = (
+  keys: IdempotencyRepository["Service"],
+  scope: IdempotencyScope,
+  reservedAt: Date
+): Effect.Effect<void> => {
+  const attempts = Math.ceil(Duration.toSeconds(idempotencyInFlightLease))
+  const attempt = (left: number): Effect.Effect<void> =>
+    keys.release(scope, reservedAt).pipe(
+      Effect.orElseSucceed(() => false),
+      Effect.flatMap((released) =>
+        released || left <= 1 ? Effect.void : Effect.andThen(Effect.sleep("1 second"), attempt(left - 1))
       )
     )
+  return Effect.asVoid(Effect.forkDetach(attempt(attempts)))
+}
 
 export const listPets = (query: PetQuery): Effect.Effect<PetPage, StorageError, PetRepository> =>
   Effect.flatMap(PetRepository, (pets) => pets.list(query))
@@ -87,7 +108,9 @@ export const createPet = (
     const scope: IdempotencyScope = { account: caller.account, key: idempotencyKey.value }
     const keys = yield* IdempotencyRepository
     const now = new Date(yield* Clock.currentTimeMillis)
-    const decision = yield* keys.reserve(scope, newPetFingerprint(pet), now)
+    const decision = yield* keys
+      .reserve(scope, newPetFingerprint(pet), now)
+      .pipe(Effect.onError(() => giveBackUnfinishedReservation(keys, scope, now)))
     switch (decision._tag) {
       case "KeyReused":
         return yield* new IdempotencyKeyReused()

@@ -232,21 +232,24 @@ const makeFake = Effect.gen(function* () {
       }),
     release: (scope, reservedAt) =>
       Effect.flatMap(
-        Ref.modify(state, (s): [boolean, FakeState] => {
+        Ref.modify(state, (s): [Option.Option<boolean>, FakeState] => {
           const attempted = { ...s, releaseAttempts: s.releaseAttempts + 1 }
-          if (s.failingReleases > 0) return [false, { ...attempted, failingReleases: s.failingReleases - 1 }]
+          if (s.failingReleases > 0)
+            return [Option.none(), { ...attempted, failingReleases: s.failingReleases - 1 }]
           const k = scopeKey(scope)
           const record = s.keys.get(k)
-          if (record === undefined || Option.isSome(record.petId)) return [true, attempted]
-          if (record.createdAt.getTime() !== reservedAt.getTime()) return [true, attempted]
+          if (record === undefined || Option.isSome(record.petId)) return [Option.some(false), attempted]
+          if (record.createdAt.getTime() !== reservedAt.getTime()) return [Option.some(false), attempted]
           const remaining = new Map(s.keys)
           remaining.delete(k)
-          return [true, { ...attempted, keys: remaining }]
+          return [Option.some(true), { ...attempted, keys: remaining }]
         }),
         (released) =>
-          released
-            ? Effect.void
-            : new StorageError({ operation: "keys.release", cause: new Error("unreachable") })
+          Option.match(released, {
+            onNone: () =>
+              Effect.fail(new StorageError({ operation: "keys.release", cause: new Error("unreachable") })),
+            onSome: Effect.succeed
+          })
       ),
     purge: () => Effect.die("not used by createPet")
   })

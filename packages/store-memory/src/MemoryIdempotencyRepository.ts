@@ -21,14 +21,14 @@ export const make: Effect.Effect<IdempotencyRepository["Service"], never, Memory
             : [decision, reservations]
         }),
       release: (scope, reservedAt) =>
-        Ref.update(table, (reservations) => {
+        Ref.modify(table, (reservations): [boolean, Reservations] => {
           const key = scopeKey(scope)
           const unfinished = HashMap.get(reservations, key).pipe(
             Option.filter(
               (record) => Option.isNone(record.petId) && record.createdAt.getTime() === reservedAt.getTime()
             )
           )
-          return Option.isSome(unfinished) ? HashMap.remove(reservations, key) : reservations
+          return Option.isSome(unfinished) ? [true, HashMap.remove(reservations, key)] : [false, reservations]
         }),
       purge: (reservedUpTo, limit) =>
         Ref.modify(table, (reservations): [number, Reservations] => {

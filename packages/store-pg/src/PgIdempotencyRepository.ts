@@ -92,8 +92,9 @@ export const make: Effect.Effect<IdempotencyRepository["Service"], never, SqlCli
         sql`
           delete from idempotency_keys
           where account = ${scope.account} and key = ${scope.key} and pet_id is null
-            and created_at = ${reservedAt}`.pipe(
-          Effect.asVoid,
+            and created_at = ${reservedAt}
+          returning 1 as released`.pipe(
+          Effect.map((rows) => rows.length > 0),
           storageOperation("IdempotencyRepository.release")
         ),
       // Rows another purge (another replica) is deleting are skipped, not waited for.

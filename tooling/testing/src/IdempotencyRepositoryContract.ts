@@ -57,10 +57,11 @@ export const idempotencyRepositoryTests = (it: Vitest.MethodsNonLive<PetStore>):
       const keys = yield* IdempotencyRepository
       const scope = yield* freshScope
       yield* keys.reserve(scope, "fp-1", t0)
-      yield* keys.release(scope, t0)
+      expect(yield* keys.release(scope, t0)).toBe(true)
+      expect(yield* keys.release(scope, t0)).toBe(false)
       const retried = later(t0, 1_000)
       expect(yield* keys.reserve(scope, "fp-1", retried)).toEqual(proceed)
-      yield* keys.release(scope, retried)
+      expect(yield* keys.release(scope, retried)).toBe(true)
       expect(yield* keys.reserve(scope, "fp-2", later(t0, 2_000))).toEqual(proceed)
     })
   )
@@ -70,10 +71,10 @@ export const idempotencyRepositoryTests = (it: Vitest.MethodsNonLive<PetStore>):
       const keys = yield* IdempotencyRepository
       const pets = yield* PetRepository
       const scope = yield* freshScope
-      yield* keys.release(yield* freshScope, t0)
+      expect(yield* keys.release(yield* freshScope, t0)).toBe(false)
       yield* keys.reserve(scope, "fp-1", t0)
       const pet = yield* pets.create(newPet("Kept"), Option.some(scope))
-      yield* keys.release(scope, t0)
+      expect(yield* keys.release(scope, t0)).toBe(false)
       expect(yield* keys.reserve(scope, "fp-1", later(t0, 1_000))).toEqual({ _tag: "Replay", petId: pet.id })
     })
   )
@@ -85,9 +86,9 @@ export const idempotencyRepositoryTests = (it: Vitest.MethodsNonLive<PetStore>):
       yield* keys.reserve(scope, "fp-1", t0)
       const takeover = later(t0, Duration.toMillis(idempotencyInFlightLease))
       expect(yield* keys.reserve(scope, "fp-1", takeover)).toEqual(proceed)
-      yield* keys.release(scope, t0)
+      expect(yield* keys.release(scope, t0)).toBe(false)
       expect(yield* keys.reserve(scope, "fp-1", later(takeover, 1_000))).toEqual(inFlight)
-      yield* keys.release(scope, takeover)
+      expect(yield* keys.release(scope, takeover)).toBe(true)
       expect(yield* keys.reserve(scope, "fp-1", later(takeover, 2_000))).toEqual(proceed)
     })
   )

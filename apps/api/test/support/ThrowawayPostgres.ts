@@ -2,11 +2,12 @@
  * A PostgreSQL cluster of the test's own, on a spare loopback port, that the test may stop and start
  * again (never the shared server): `initdb` and `pg_ctl` from the machine's PostgreSQL (Debian keeps
  * them in `/usr/lib/postgresql/<version>/bin`), run as the `postgres` user when the tests run as root
- * (PostgreSQL refuses root). Missing binaries fail the test with an install hint, never skip it.
+ * (PostgreSQL refuses root). It can also be paused (every process stopped, connections left open), as
+ * a hung database server is. Missing binaries fail the test with an install hint, never skip it.
  */
 import { execFile } from "node:child_process"
 import { readdirSync } from "node:fs"
-import { mkdtemp, rm } from "node:fs/promises"
+import { mkdtemp, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { promisify } from "node:util"
@@ -37,6 +38,10 @@ export interface ThrowawayPostgres {
   /** A fast shutdown: open connections are cut, as when a database server goes away. */
   readonly stop: () => Promise<void>
   readonly remove: () => Promise<void>
+  /** Freezes every process of the cluster (SIGSTOP): connections stay open and nothing answers. */
+  readonly pause: () => Promise<void>
+  /** Lets a paused cluster run again (SIGCONT). */
+  readonly resume: () => Promise<void>
 }
 
 export const startThrowawayPostgres = async (port: number): Promise<ThrowawayPostgres> => {
@@ -58,5 +63,26 @@ export const startThrowawayPostgres = async (port: number): Promise<ThrowawayPos
     await stop().catch(() => undefined)
     await rm(directory, { recursive: true, force: true })
   }
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, start, stop, remove }
+  /** The postmaster (first line of `postmaster.pid`) and its children: every process of the cluster. */
+  const processes = async (): Promise<ReadonlyArray<string>> => {
+    const postmaster = (await readFile(join(data, "postmaster.pid"), "utf8")).split("\n")[0]?.trim() ?? ""
+    const children = await new Promise<string>((resolve) =>
+      execFile("pgrep", ["-P", postmaster], (_error, stdout) => resolve(stdout))
+    )
+    return [postmaster, ...children.split("\n").filter((pid) => pid.trim() !== "")]
+  }
+  const signal = async (name: "SIGSTOP" | "SIGCONT") => {
+    for (const pid of await processes()) process.kill(Number(pid), name)
+  }
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    start,
+    stop,
+    remove: async () => {
+      await signal("SIGCONT").catch(() => undefined)
+      await remove()
+    },
+    pause: () => signal("SIGSTOP"),
+    resume: () => signal("SIGCONT")
+  }
 }
