@@ -1,7 +1,7 @@
 /**
  * The animal catalogue's use cases, written against the ports only.
  */
-import { Clock, Duration, Effect, Option, Schedule } from "effect"
+import { Clock, Effect, Option, Schedule } from "effect"
 import type { Caller } from "./Authentication.js"
 import {
   GetPetRemoved,
@@ -65,17 +65,15 @@ const giveBackUnfinishedReservation = (
   keys: IdempotencyRepository["Service"],
   scope: IdempotencyScope,
   reservedAt: Date
-): Effect.Effect<void> => {
-  const attempts = Math.ceil(Duration.toSeconds(idempotencyInFlightLease))
-  const attempt = (left: number): Effect.Effect<void> =>
-    keys.release(scope, reservedAt).pipe(
-      Effect.orElseSucceed(() => false),
-      Effect.flatMap((released) =>
-        released || left <= 1 ? Effect.void : Effect.andThen(Effect.sleep("1 second"), attempt(left - 1))
+): Effect.Effect<void> =>
+  Effect.asVoid(
+    Effect.forkDetach(
+      keys.release(scope, reservedAt).pipe(
+        Effect.orElseSucceed(() => false),
+        Effect.repeat({ schedule: releaseRetries, until: (released) => released })
       )
     )
-  return Effect.asVoid(Effect.forkDetach(attempt(attempts)))
-}
+  )
 
 export const listPets = (query: PetQuery): Effect.Effect<PetPage, StorageError, PetRepository> =>
   Effect.flatMap(PetRepository, (pets) => pets.list(query))
