@@ -11,18 +11,25 @@ import { startThrowawayPostgres } from "./support/ThrowawayPostgres.js"
 
 afterEach(cleanUp, 60_000)
 
+/** A server with a key of its own on `clusterUrl`, listening. */
+const startOn = async (clusterUrl: string, env: Record<string, string> = {}) => {
+  const key = randomKey()
+  const server = await startServer({
+    DATABASE_URL: clusterUrl,
+    PETSTORE_BOOTSTRAP_KEY: key,
+    PETSTORE_DATA_DIR: await temporaryDirectory(),
+    PETSTORE_SECRET_KEY: "hung",
+    ...env
+  })
+  await server.listening()
+  return { key, server }
+}
+
 describe("a hung PostgreSQL", () => {
   it("/readyz answers 503 within 2 s while the database hangs, and 200 once it runs again", async () => {
     const cluster = await startThrowawayPostgres(await freePort())
     try {
-      const key = randomKey()
-      const server = await startServer({
-        DATABASE_URL: cluster.url,
-        PETSTORE_BOOTSTRAP_KEY: key,
-        PETSTORE_DATA_DIR: await temporaryDirectory(),
-        PETSTORE_SECRET_KEY: "hung"
-      })
-      await server.listening()
+      const { key, server } = await startOn(cluster.url)
       expect((await send(server.baseUrl, "/readyz")).status).toBe(200)
 
       await cluster.pause()
@@ -65,15 +72,7 @@ describe("a hung PostgreSQL", () => {
   it("creates cut off by the deadline while it hangs: their keys are free again within seconds of its return", async () => {
     const cluster = await startThrowawayPostgres(await freePort())
     try {
-      const key = randomKey()
-      const server = await startServer({
-        DATABASE_URL: cluster.url,
-        PETSTORE_BOOTSTRAP_KEY: key,
-        PETSTORE_DATA_DIR: await temporaryDirectory(),
-        PETSTORE_SECRET_KEY: "hung",
-        PETSTORE_REQUEST_TIMEOUT: "2 seconds"
-      })
-      await server.listening()
+      const { key, server } = await startOn(cluster.url, { PETSTORE_REQUEST_TIMEOUT: "2 seconds" })
       const run = crypto.randomUUID().slice(0, 8)
       const create = (index: number) =>
         send(server.baseUrl, "/v1/pets", {
