@@ -4,6 +4,7 @@
  * accepted before it can be answered; closing the scope stops accepting, lets requests in flight
  * finish within a grace period, then closes whatever connections are left (kept-alive ones included).
  */
+import { constants as cryptoConstants } from "node:crypto"
 import { createServer as createHttpServer } from "node:http"
 import { createServer as createHttpsServer } from "node:https"
 import type { Server, Socket } from "node:net"
@@ -40,6 +41,17 @@ const serverTimeouts = { headersTimeout: 10_000, requestTimeout: 30_000, keepAli
 
 /** A TLS handshake (SNI lookup included) that takes longer is dropped. */
 const handshakeTimeout = 15_000
+
+/**
+ * No TLS session is ever resumed, so every handshake chooses its certificate (and refuses a name not
+ * served) from current state. A resumed handshake skips the SNI callback: a removed name's session
+ * would resume, and on TLS 1.2 Node then reports no server name (every request on it was 421).
+ * Without tickets (`SSL_OP_NO_TICKET`) resumption would need the server's session cache, which Node
+ * leaves to `resumeSession` listeners, and there are none: TLS 1.2 and 1.3 clients offering a session
+ * get a full handshake. It costs about 1 ms of CPU more than a resumed one (client and server
+ * together, ECDSA P-256 keys, measured on this machine kind); kept-alive connections spare it.
+ */
+const noResumption = { secureOptions: cryptoConstants.SSL_OP_NO_TICKET }
 
 type Listener = EdgeError["listener"]
 
@@ -127,7 +139,7 @@ export const layer = (options: EdgeOptions): Layer.Layer<EdgeAddresses, EdgeErro
         yield* NodeHttpServer.makeHandler(httpApp, { scope: requests })
       )
       const httpsServer = createHttpsServer(
-        { ...serverTimeouts, handshakeTimeout, SNICallback: makeSniCallback(context) },
+        { ...serverTimeouts, ...noResumption, handshakeTimeout, SNICallback: makeSniCallback(context) },
         yield* NodeHttpServer.makeHandler(httpsApp, { scope: requests })
       )
       const http = yield* open(httpServer, "http", options.host, options.httpPort)
