@@ -11,10 +11,11 @@ import type { Server, Socket } from "node:net"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Context, Duration, Effect, Layer, Scope } from "effect"
 import { type EdgeServices, httpApp, httpsApp } from "./EdgeApps.js"
+import * as EdgeDecisions from "./EdgeDecisions.js"
 import { EdgeError } from "./EdgeError.js"
 import { makeSniCallback } from "./SniCertificates.js"
 
-export interface EdgeOptions {
+export interface EdgeOptions extends EdgeDecisions.EdgeDecisionOptions {
   /** The address both listeners bind, e.g. `0.0.0.0` or `127.0.0.1`. */
   readonly host: string
   /** Port 0 asks the system for a free port (see `EdgeAddresses`). */
@@ -129,18 +130,25 @@ export const layer = (options: EdgeOptions): Layer.Layer<EdgeAddresses, EdgeErro
   Layer.effect(
     EdgeAddresses,
     Effect.gen(function* () {
-      const context = yield* Effect.context<EdgeServices>()
+      const decisions = yield* EdgeDecisions.make(options)
+      const provided = <A, E, R>(app: Effect.Effect<A, E, R>) =>
+        Effect.provideService(app, EdgeDecisions.EdgeDecisions, decisions)
       // The requests' fibers get a scope of their own, made before the listeners open and so closed
       // after they have (finalizers run last-added first): a shutdown lets the requests in flight
       // finish within the grace period rather than interrupting them as it begins.
       const requests = yield* Scope.fork(yield* Effect.scope)
       const httpServer = createHttpServer(
         serverTimeouts,
-        yield* NodeHttpServer.makeHandler(httpApp, { scope: requests })
+        yield* NodeHttpServer.makeHandler(provided(httpApp), { scope: requests })
       )
       const httpsServer = createHttpsServer(
-        { ...serverTimeouts, ...noResumption, handshakeTimeout, SNICallback: makeSniCallback(context) },
-        yield* NodeHttpServer.makeHandler(httpsApp, { scope: requests })
+        {
+          ...serverTimeouts,
+          ...noResumption,
+          handshakeTimeout,
+          SNICallback: makeSniCallback(decisions, yield* Effect.context<never>())
+        },
+        yield* NodeHttpServer.makeHandler(provided(httpsApp), { scope: requests })
       )
       const http = yield* open(httpServer, "http", options.host, options.httpPort)
       const https = yield* open(httpsServer, "https", options.host, options.httpsPort)

@@ -24,6 +24,8 @@ export interface RequestOptions {
   readonly host: string
   readonly path?: string
   readonly method?: string
+  /** The client's own address (any of 127.0.0.0/8), to be another client. */
+  readonly localAddress?: string
 }
 
 const loopback = "127.0.0.1"
@@ -62,7 +64,8 @@ export const http = (port: number, options: RequestOptions) =>
         path: options.path ?? "/",
         method: options.method ?? "GET",
         headers: { host: options.host },
-        agent: false
+        agent: false,
+        ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress })
       },
       (response) => resume(Effect.succeed(response))
     )
@@ -91,7 +94,8 @@ export const https = (port: number, options: HttpsOptions) =>
         headers: { host: options.host },
         servername: options.servername ?? options.host,
         ca: [options.ca],
-        agent: options.agent ?? false
+        agent: options.agent ?? false,
+        ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress })
       },
       (response) => resume(Effect.succeed({ response, reusedSocket: request.reusedSocket }))
     )
@@ -104,14 +108,18 @@ export type Handshake =
   | { readonly _tag: "Accepted"; readonly authorized: boolean; readonly peerCertificate: Buffer }
   | { readonly _tag: "Refused"; readonly reason: string }
 
-/** A TLS handshake alone, with `servername` as SNI (none when absent), trusting only `ca`. */
-export const handshake = (port: number, ca: string, servername?: string) =>
+/**
+ * A TLS handshake alone, with `servername` as SNI (none when absent), trusting only `ca`, from
+ * `localAddress` when given.
+ */
+export const handshake = (port: number, ca: string, servername?: string, localAddress?: string) =>
   Effect.callback<Handshake>((resume) => {
     const socket = tlsConnect({
       host: loopback,
       port,
       ca: [ca],
-      ...(servername === undefined ? {} : { servername })
+      ...(servername === undefined ? {} : { servername }),
+      ...(localAddress === undefined ? {} : { localAddress })
     })
     socket.once("secureConnect", () => {
       const peerCertificate = socket.getPeerCertificate().raw
