@@ -25,7 +25,7 @@ import {
 import { EdgeServer } from "@petstore/edge"
 import * as EdgeClient from "@petstore/edge/testing"
 import { PgServingChanges } from "@petstore/store-pg"
-import { TestDatabase } from "@petstore/testing"
+import { eventually, TestDatabase } from "@petstore/testing"
 import { Effect, Layer, Redacted, type Scope } from "effect"
 import { storageLayer } from "../src/Storage.js"
 import { temporaryDirectory } from "./support/temporaryDirectory.js"
@@ -77,18 +77,6 @@ const servedNow = (hostname: string, ca: string) =>
 
 const served = { handshake: "Accepted", http: 301 }
 const refused = { handshake: "Refused", http: 404 }
-
-/** Runs `effect` until `done` holds of what it yields, for at most `within` milliseconds. */
-const eventually = <A, E, R>(effect: Effect.Effect<A, E, R>, done: (value: A) => boolean, within = 2_000) =>
-  Effect.gen(function* () {
-    const deadline = Date.now() + within
-    while (true) {
-      const value = yield* effect
-      if (done(value)) return value
-      if (Date.now() > deadline) return yield* Effect.die(new Error(`not so within ${within} ms`))
-      yield* Effect.sleep("20 millis")
-    }
-  })
 
 const otherConnection = (url: string): Effect.Effect<PgConnection.PgConnection, unknown, Scope.Scope> =>
   PgConnection.make({ url: Redacted.make(url) })

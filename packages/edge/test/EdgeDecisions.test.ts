@@ -26,6 +26,7 @@ import {
   edgeOver,
   issueCertificate,
   StorageLookups,
+  servedDomain,
   trustedRoot,
   verifiedDomain
 } from "./support/EdgeFixture.js"
@@ -39,15 +40,6 @@ const lookups = Effect.map(StorageLookups, (counted) => ({
   hostnames: counted.hostnames(),
   total: counted.total()
 }))
-
-/** A project on Pro with one verified domain that has a certificate. */
-const servedDomain = (id: string, hostname: string) =>
-  Effect.gen(function* () {
-    const projectId = yield* deployedProject(id)
-    const domain = yield* verifiedDomain(projectId, hostname)
-    const issued = yield* issueCertificate(domain)
-    return { projectId, hostname: domain, issued }
-  })
 
 const elapsed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {

@@ -10,16 +10,22 @@ import { removeDomain } from "@petstore/domain"
 import { Effect } from "effect"
 import { EdgeAddresses } from "../src/EdgeServer.js"
 import { exchange, type TlsVersion } from "./support/EdgeClient.js"
-import {
-  account,
-  deployedProject,
-  issueCertificate,
-  TestEdgeLive,
-  trustedRoot,
-  verifiedDomain
-} from "./support/EdgeFixture.js"
+import { account, servedDomain, TestEdgeLive, trustedRoot } from "./support/EdgeFixture.js"
 
 const httpsPort = Effect.map(EdgeAddresses, (addresses) => addresses.https.port)
+
+/** A served name, and the session of a first connection to it (answered 200). */
+const firstSession = (label: string, version: TlsVersion) =>
+  Effect.gen(function* () {
+    const { projectId, hostname } = yield* servedDomain(label, `docs.${label}.com`)
+    const port = yield* httpsPort
+    const ca = yield* trustedRoot
+    const first = yield* exchange(port, { servername: hostname, ca, version })
+    expect(first._tag === "Answered" && first.status).toBe(200)
+    const session = first._tag === "Answered" ? first.session : undefined
+    expect(session).toBeDefined()
+    return { projectId, hostname, port, ca, session }
+  })
 
 layer(TestEdgeLive, { excludeTestServices: true, timeout: 60_000 })(
   "a client offering an earlier session",
@@ -31,15 +37,7 @@ layer(TestEdgeLive, { excludeTestServices: true, timeout: 60_000 })(
       describe(version, () => {
         it.effect("is served the name it was served before, with 200", () =>
           Effect.gen(function* () {
-            const projectId = yield* deployedProject(`resume-${label}`)
-            const hostname = yield* verifiedDomain(projectId, `docs.resume-${label}.com`)
-            yield* issueCertificate(hostname)
-            const port = yield* httpsPort
-            const ca = yield* trustedRoot
-            const first = yield* exchange(port, { servername: hostname, ca, version })
-            expect(first._tag === "Answered" && first.status).toBe(200)
-            const session = first._tag === "Answered" ? first.session : undefined
-            expect(session).toBeDefined()
+            const { hostname, port, ca, session } = yield* firstSession(`resume-${label}`, version)
             for (let n = 0; n < 3; n++) {
               const again = yield* exchange(port, { servername: hostname, ca, version, session })
               expect(again).toMatchObject({ _tag: "Answered", status: 200, resumed: false })
@@ -49,15 +47,10 @@ layer(TestEdgeLive, { excludeTestServices: true, timeout: 60_000 })(
 
         it.effect("is refused at the handshake once the name is removed", () =>
           Effect.gen(function* () {
-            const projectId = yield* deployedProject(`removed-${label}`)
-            const hostname = yield* verifiedDomain(projectId, `docs.removed-${label}.com`)
-            yield* issueCertificate(hostname)
-            const port = yield* httpsPort
-            const ca = yield* trustedRoot
-            const first = yield* exchange(port, { servername: hostname, ca, version })
-            expect(first._tag === "Answered" && first.status).toBe(200)
-            const session = first._tag === "Answered" ? first.session : undefined
-            expect(session).toBeDefined()
+            const { projectId, hostname, port, ca, session } = yield* firstSession(
+              `removed-${label}`,
+              version
+            )
             yield* removeDomain(account, projectId, hostname)
             const again = yield* exchange(port, { servername: hostname, ca, version, session })
             expect(again._tag).toBe("Refused")

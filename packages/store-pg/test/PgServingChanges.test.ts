@@ -21,23 +21,11 @@ import {
   type ServingChange,
   ServingChanges
 } from "@petstore/domain"
-import { ContractFixtures, TestDatabase } from "@petstore/testing"
+import { ContractFixtures, eventually, TestDatabase } from "@petstore/testing"
 import { Effect, Layer, Option, Queue, Redacted, type Scope } from "effect"
 import type { SqlClient } from "effect/sql"
 import { EmbeddedPostgres, PgMigrations, PgServingChanges, PgStore, PrivateKeyCipher } from "../src/index.js"
 import { temporaryDirectory } from "./temporaryDirectory.js"
-
-/** Runs `effect` until `done` holds of what it yields, for at most `within` milliseconds. */
-const eventually = <A, E, R>(effect: Effect.Effect<A, E, R>, done: (value: A) => boolean, within = 2_000) =>
-  Effect.gen(function* () {
-    const deadline = Date.now() + within
-    while (true) {
-      const value = yield* effect
-      if (done(value)) return value
-      if (Date.now() > deadline) return yield* Effect.die(new Error(`not so within ${within} ms`))
-      yield* Effect.sleep("20 millis")
-    }
-  })
 
 const otherConnection = (url: string): Effect.Effect<PgConnection.PgConnection, unknown, Scope.Scope> =>
   PgConnection.make({ url: Redacted.make(url) })

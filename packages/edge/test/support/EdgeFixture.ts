@@ -143,6 +143,15 @@ export const issueCertificate = (hostname: Hostname) =>
     return issued
   })
 
+/** A project on Pro with one verified domain that has a certificate. */
+export const servedDomain = (id: string, hostname: string) =>
+  Effect.gen(function* () {
+    const projectId = yield* deployedProject(id)
+    const domain = yield* verifiedDomain(projectId, hostname)
+    const issued = yield* issueCertificate(domain)
+    return { projectId, hostname: domain, issued }
+  })
+
 /** The local CA's root: the one certificate the tests' TLS clients trust. */
 export const trustedRoot = Effect.map(
   LocalCertificateAuthority.LocalCertificateAuthority,
