@@ -482,6 +482,12 @@ describe("a bad configuration", () => {
     ],
     ["LOG_LEVEL=loud", { LOG_LEVEL: "loud" }, /LOG_LEVEL/],
     [
+      "PETSTORE_EDGE_UNKNOWN_NAME_LIMIT=0",
+      { PETSTORE_EDGE_UNKNOWN_NAME_LIMIT: "0" },
+      /PETSTORE_EDGE_UNKNOWN_NAME_LIMIT.*from 1 to 1000000/
+    ],
+    ["PETSTORE_EDGE_CACHE_TTL=soon", { PETSTORE_EDGE_CACHE_TTL: "soon" }, /PETSTORE_EDGE_CACHE_TTL/],
+    [
       "a bootstrap key of 23 characters",
       { PETSTORE_BOOTSTRAP_KEY: "pk_live_short_guessable" },
       /PETSTORE_BOOTSTRAP_KEY.*at least 24 characters/
