@@ -1,8 +1,9 @@
 /**
  * The serving edge as one scoped layer: an HTTP and an HTTPS listener in front of the domain's
- * `resolveEdge`. The request handlers are built first and the ports opened last, so no connection is
- * accepted before it can be answered; closing the scope stops accepting, lets requests in flight
- * finish within a grace period, then closes whatever connections are left (kept-alive ones included).
+ * `resolveEdge`, whose decisions it keeps in memory while they hold (`EdgeDecisions`). The request
+ * handlers are built first and the ports opened last, so no connection is accepted before it can be
+ * answered; closing the scope stops accepting, lets requests in flight finish within a grace
+ * period, then closes whatever connections are left (kept-alive ones included).
  */
 import { constants as cryptoConstants } from "node:crypto"
 import { createServer as createHttpServer } from "node:http"
