@@ -345,7 +345,8 @@ describe("the API process on PostgreSQL (DATABASE_URL)", () => {
         "custom_domains",
         "certificates",
         "idempotency_keys_created_at",
-        "api_key_changes"
+        "api_key_changes",
+        "edge_changes"
       ])
       const ready = await send(server.baseUrl, "/readyz")
       expect(ready.status, ready.text).toBe(200)
