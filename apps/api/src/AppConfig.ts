@@ -63,10 +63,35 @@ const ListenPort = Schema.Int.check(
   Schema.isBetween({ minimum: 0, maximum: 65_535 }, { message: "must be a port from 0 to 65535" })
 )
 
-/** The serving edge's listeners for custom domains (0: any free port, as the tests use). */
+const Count = Schema.Int.check(
+  Schema.isBetween({ minimum: 1, maximum: 1_000_000 }, { message: "must be an integer from 1 to 1000000" })
+)
+
+const Period = Schema.DurationFromString.check(
+  Schema.makeFilter(
+    (period: Duration.Duration) =>
+      Duration.isGreaterThanOrEqualTo(period, Duration.seconds(1)) &&
+      Duration.isLessThanOrEqualTo(period, Duration.days(1)),
+    { message: "must be from 1 second to 1 day" }
+  )
+)
+
+/**
+ * The serving edge's listeners for custom domains (0: any free port, as the tests use), how many
+ * names it keeps decided in memory and for how long at most, and how many lookups of unknown names
+ * one client address may cause per window.
+ */
 export const EdgeConfig = Config.all({
   httpPort: Config.schema(ListenPort, "PETSTORE_EDGE_HTTP_PORT").pipe(Config.withDefault(8080)),
-  httpsPort: Config.schema(ListenPort, "PETSTORE_EDGE_HTTPS_PORT").pipe(Config.withDefault(8443))
+  httpsPort: Config.schema(ListenPort, "PETSTORE_EDGE_HTTPS_PORT").pipe(Config.withDefault(8443)),
+  cacheCapacity: Config.schema(Count, "PETSTORE_EDGE_CACHE_SIZE").pipe(Config.withDefault(10_000)),
+  cacheTimeToLive: Config.schema(Period, "PETSTORE_EDGE_CACHE_TTL").pipe(
+    Config.withDefault(Duration.seconds(60))
+  ),
+  unknownNameLimit: Config.schema(Count, "PETSTORE_EDGE_UNKNOWN_NAME_LIMIT").pipe(Config.withDefault(60)),
+  unknownNameWindow: Config.schema(Period, "PETSTORE_EDGE_UNKNOWN_NAME_WINDOW").pipe(
+    Config.withDefault(Duration.seconds(60))
+  )
 })
 
 /** The operator's key, never shown: refused at start when short or not a bearer token. */

@@ -2,7 +2,9 @@
  * `pnpm start` on the embedded default runs the domain checks in the API process itself: a domain
  * whose DNS record exists verifies without anyone clicking Verify, through the real resolver; its
  * certificate comes from the local CA kept in the data directory, and the process's edge serves it
- * over HTTPS to a client trusting only that CA. The edge's ports being taken does not stop the API.
+ * over HTTPS to a client trusting only that CA, until it is removed through the API, from the very
+ * next handshake; the edge limits unknown names as configured. The edge's ports being taken does
+ * not stop the API.
  */
 import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
@@ -47,7 +49,8 @@ layer(challtestsrvLayer, { excludeTestServices: true, timeout: 60_000 })(
               PETSTORE_DNS_SERVERS: dns.server,
               PETSTORE_CNAME_TARGET: cnameTarget,
               PETSTORE_PLATFORM_DOMAIN: "sites.example.net",
-              PETSTORE_WORKER_POLL_INTERVAL: "100 millis"
+              PETSTORE_WORKER_POLL_INTERVAL: "100 millis",
+              PETSTORE_EDGE_UNKNOWN_NAME_LIMIT: "3"
             })
           )
           yield* Effect.promise(() => server.listening(60_000))
@@ -101,6 +104,13 @@ layer(challtestsrvLayer, { excludeTestServices: true, timeout: 60_000 })(
           const plain = yield* EdgeClient.http(edgeHttp, { host: "docs.worker-check.com", path: "/intro" })
           expect(plain.status).toBe(301)
           expect(plain.headers.location).toBe("https://docs.worker-check.com/intro")
+          // The configured budget of unknown names (3), for one client address (another than the
+          // requests above and below, which it must not affect).
+          const unknown = yield* Effect.forEach([1, 2, 3, 4], (n) =>
+            EdgeClient.http(edgeHttp, { host: `n${n}.unknown-names.com`, localAddress: "127.0.0.2" })
+          )
+          expect(unknown.map((answer) => answer.status)).toEqual([404, 404, 404, 429])
+          expect(Number(unknown[3]?.headers["retry-after"])).toBeGreaterThanOrEqual(1)
 
           expect((yield* call("DELETE", "/v1/projects/handbook/domains/docs.worker-check.com")).status).toBe(
             204

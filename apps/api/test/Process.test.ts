@@ -345,7 +345,8 @@ describe("the API process on PostgreSQL (DATABASE_URL)", () => {
         "custom_domains",
         "certificates",
         "idempotency_keys_created_at",
-        "api_key_changes"
+        "api_key_changes",
+        "edge_changes"
       ])
       const ready = await send(server.baseUrl, "/readyz")
       expect(ready.status, ready.text).toBe(200)
@@ -481,6 +482,12 @@ describe("a bad configuration", () => {
       /PETSTORE_REQUEST_TIMEOUT/
     ],
     ["LOG_LEVEL=loud", { LOG_LEVEL: "loud" }, /LOG_LEVEL/],
+    [
+      "PETSTORE_EDGE_UNKNOWN_NAME_LIMIT=0",
+      { PETSTORE_EDGE_UNKNOWN_NAME_LIMIT: "0" },
+      /PETSTORE_EDGE_UNKNOWN_NAME_LIMIT.*from 1 to 1000000/
+    ],
+    ["PETSTORE_EDGE_CACHE_TTL=soon", { PETSTORE_EDGE_CACHE_TTL: "soon" }, /PETSTORE_EDGE_CACHE_TTL/],
     [
       "a bootstrap key of 23 characters",
       { PETSTORE_BOOTSTRAP_KEY: "pk_live_short_guessable" },

@@ -24,7 +24,8 @@ import {
   InvalidDomainRequest,
   NotReverifiable,
   PlanRequired,
-  ProjectNotFound
+  ProjectNotFound,
+  type StorageError
 } from "./Errors.js"
 import { isUnderDomain, normaliseHostname } from "./Hostname.js"
 import { requestCertificate } from "./IssuanceSchedule.js"
@@ -216,8 +217,18 @@ export const putDomainConfig = (account: AccountName, id: ProjectId, config: Dom
     return valid
   })
 
-/** The edge's question: what to do with a request for `host` (a port or trailing dot is ignored). */
-export const resolveEdge = (host: string) =>
+/**
+ * The edge's decision for `host` with the project it was taken from: the project whose domain it is,
+ * or that a default hostname names (whether or not it exists). Whoever keeps decisions drops them
+ * when that project changes.
+ */
+export interface EdgeResolution {
+  readonly decision: EdgeDecision
+  readonly projectId: ProjectId | undefined
+}
+
+/** `resolveEdge`, with the project the decision depends on. */
+export const resolveEdgeFrom = (host: string): Effect.Effect<EdgeResolution, StorageError, EdgeLookups> =>
   Effect.gen(function* () {
     const none: EdgeDecision = { action: "none" }
     const settings = yield* PlatformSettings
@@ -227,16 +238,31 @@ export const resolveEdge = (host: string) =>
     if (isUnderDomain(name, platformDomain) && name !== platformDomain) {
       const label = name.slice(0, -(platformDomain.length + 1))
       const id = Schema.decodeOption(ProjectIdSchema)(label)
-      const project = Option.isNone(id) ? Option.none() : yield* projects.findById(id.value)
-      return Option.match(project, { onNone: () => none, onSome: decideForDefaultHostname })
+      if (Option.isNone(id)) return { decision: none, projectId: undefined }
+      const project = yield* projects.findById(id.value)
+      return {
+        decision: Option.match(project, { onNone: () => none, onSome: decideForDefaultHostname }),
+        projectId: id.value
+      }
     }
     const hostname = normaliseHostname(name, reservedDomainsOf(settings))
-    if (Result.isFailure(hostname)) return none
+    if (Result.isFailure(hostname)) return { decision: none, projectId: undefined }
     const domain = yield* Effect.flatMap(DomainRepository, (repository) =>
       repository.findByHostname(hostname.success)
     )
-    if (Option.isNone(domain)) return none
-    const project = yield* projects.findById(domain.value.projectId)
-    if (Option.isNone(project)) return none
-    return decideForCustomDomain(domain.value, project.value, yield* configOf(project.value.id))
+    if (Option.isNone(domain)) return { decision: none, projectId: undefined }
+    const projectId = domain.value.projectId
+    const project = yield* projects.findById(projectId)
+    if (Option.isNone(project)) return { decision: none, projectId }
+    return {
+      decision: decideForCustomDomain(domain.value, project.value, yield* configOf(project.value.id)),
+      projectId
+    }
   })
+
+/** What the edge's decision reads. */
+export type EdgeLookups = PlatformSettings | ProjectRepository | DomainRepository
+
+/** The edge's question: what to do with a request for `host` (a port or trailing dot is ignored). */
+export const resolveEdge = (host: string): Effect.Effect<EdgeDecision, StorageError, EdgeLookups> =>
+  Effect.map(resolveEdgeFrom(host), (resolution) => resolution.decision)

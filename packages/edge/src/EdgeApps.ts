@@ -1,23 +1,25 @@
 /**
- * What each listener answers. Every request is decided again from current state (`resolveEdge`), so
- * a removed hostname or a project fallen to the free plan stops being served at once, even on a
- * connection kept alive since before. Storage that fails or does not answer in time gives 503, and
- * nothing internal ever reaches a client.
+ * What each listener answers. Every request is decided again from current state (`EdgeDecisions`,
+ * kept in memory until a change concerns it), so a removed hostname or a project fallen to the free
+ * plan stops being served at once, even on a connection kept alive since before. Storage that fails
+ * or does not answer in time gives 503, a client that made storage look up too many unknown names
+ * 429, and nothing internal ever reaches a client.
  */
 import { TLSSocket } from "node:tls"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import {
-  type CertificateStore,
-  type DomainRepository,
-  type Http01ChallengeStore,
-  type PlatformSettings,
-  type ProjectRepository,
-  resolveEdge
+import type {
+  CertificateStore,
+  DomainRepository,
+  Http01ChallengeStore,
+  PlatformSettings,
+  ProjectRepository,
+  ServingChanges
 } from "@petstore/domain"
 import { Effect, Option } from "effect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import type * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { answerChallenge, isChallengePath } from "./AcmeChallenge.js"
+import { EdgeDecisions } from "./EdgeDecisions.js"
 import {
   answerOverHttp,
   answerOverHttps,
@@ -28,17 +30,18 @@ import {
   misdirected,
   pathOf,
   requestTarget,
+  tooManyRequests,
   unavailable
 } from "./EdgeRequest.js"
-import { findCertificate } from "./SniCertificates.js"
 
-/** What the edge reads to answer. */
+/** What the edge reads to answer, and hears changes from. */
 export type EdgeServices =
   | ProjectRepository
   | DomainRepository
   | PlatformSettings
   | CertificateStore
   | Http01ChallengeStore
+  | ServingChanges
 
 /** A request waits at most this long for storage before it is answered 503. */
 const storageDeadline = "10 seconds"
@@ -64,13 +67,20 @@ export const httpApp = guarded(
     if (!isAllowedMethod(request.method)) return methodNotAllowed
     const target = requestTarget(request.url)
     const path = pathOf(target)
-    if (isChallengePath(path)) return yield* answerChallenge(path)
+    const client = clientOf(request)
+    if (isChallengePath(path)) return yield* answerChallenge(path, client)
     const host = hostName(request.headers.host ?? "")
-    const decision = yield* resolveEdge(host)
-    const hasCertificate = decision.action === "serve" && Option.isSome(yield* findCertificate(host))
+    const resolution = yield* Effect.flatMap(EdgeDecisions, (decisions) => decisions.resolve(host, client))
+    if (resolution._tag === "Limited") return tooManyRequests(resolution.retryAfterSeconds)
+    const { decision, certificate } = resolution
+    const hasCertificate = decision.action === "serve" && Option.isSome(certificate)
     return answerOverHttp(decision, { host, target, hasCertificate })
   })
 )
+
+/** The client's address: the socket's peer (no proxy header is trusted). */
+const clientOf = (request: HttpServerRequest.HttpServerRequest): string | undefined =>
+  NodeHttpServerRequest.toIncomingMessage(request).socket.remoteAddress
 
 /** The name the TLS connection was opened for (its certificate's name). */
 const serverNameOf = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
@@ -89,6 +99,10 @@ export const httpsApp = guarded(
     const servername = serverNameOf(request)
     if (servername === undefined || hostName(servername) !== host) return misdirected
     if (!isAllowedMethod(request.method)) return methodNotAllowed
-    return answerOverHttps(yield* resolveEdge(host), requestTarget(request.url))
+    const resolution = yield* Effect.flatMap(EdgeDecisions, (decisions) =>
+      decisions.resolve(host, clientOf(request))
+    )
+    if (resolution._tag === "Limited") return tooManyRequests(resolution.retryAfterSeconds)
+    return answerOverHttps(resolution.decision, requestTarget(request.url))
   })
 )

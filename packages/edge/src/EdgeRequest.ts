@@ -59,6 +59,10 @@ export const methodNotAllowed = plainError(405, "Method not allowed", { allow: a
 /** A request on a TLS connection for a name other than the one the connection was opened for. */
 export const misdirected = plainError(421, "Misdirected request")
 
+/** A client that made storage look up too many unknown names: it may ask again after `retryAfterSeconds`. */
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  plainError(429, "Too many requests, try again later", { "retry-after": String(retryAfterSeconds) })
+
 export const internalError = plainError(500, "Internal server error")
 
 export const unavailable = plainError(503, "Service unavailable, try again later", { "retry-after": "5" })

@@ -2,48 +2,22 @@
  * Which certificate an HTTPS handshake gets, chosen by its SNI name. There is no default
  * certificate: a name the edge would not answer (unknown, removed, its project on the free plan) or
  * has no certificate for gets its handshake refused, so the edge never presents a certificate for a
- * name it does not serve. The decision is taken from current state at every handshake; only the
- * parsed secure contexts are kept, per certificate, since parsing keys is the costly part.
+ * name it does not serve. The decision is the edge's current one (`EdgeDecisions`: from memory once
+ * looked up, dropped at any change); the parsed secure contexts are kept per certificate, since
+ * parsing keys is the costly part. A client that has made storage look up too many unknown names
+ * gets its handshakes for names not yet known refused until it may again.
  */
-import { createSecureContext, type SecureContext } from "node:tls"
-import {
-  CertificateStore,
-  type DomainRepository,
-  Hostname,
-  type PlatformSettings,
-  type ProjectRepository,
-  resolveEdge,
-  type StoredCertificate
-} from "@petstore/domain"
-import { type Context, Effect, Exit, Option, Redacted, Schema } from "effect"
+import { createSecureContext, type SecureContext, TLSSocket } from "node:tls"
+import type { StoredCertificate } from "@petstore/domain"
+import { type Context, Effect, Exit, Option, Redacted } from "effect"
+import type { EdgeDecisions } from "./EdgeDecisions.js"
 import { hostName } from "./EdgeRequest.js"
-
-/** What choosing a certificate reads. */
-export type SniServices = ProjectRepository | DomainRepository | PlatformSettings | CertificateStore
 
 /** A handshake waits at most this long for storage before it is refused. */
 const lookupDeadline = "10 seconds"
 
 /** Secure contexts kept; past it the oldest is dropped (it is rebuilt on its next handshake). */
 const cachedContexts = 1_000
-
-/**
- * The stored certificate of `name` (a Host or SNI name), if it has one. Names that cannot be a
- * stored hostname (an address, a single label) have none.
- */
-export const findCertificate = (name: string) =>
-  Option.match(Schema.decodeOption(Hostname)(hostName(name)), {
-    onNone: () => Effect.succeedNone,
-    onSome: (hostname) => Effect.flatMap(CertificateStore, (certificates) => certificates.find(hostname))
-  })
-
-/** The certificate to present for `servername`: only for a name served or redirected right now. */
-export const certificateFor = (servername: string) =>
-  Effect.gen(function* () {
-    const decision = yield* resolveEdge(hostName(servername))
-    if (decision.action === "none") return Option.none<StoredCertificate>()
-    return yield* findCertificate(servername)
-  })
 
 /** Builds secure contexts, reusing the one of a certificate already seen. */
 const makeSecureContexts = () => {
@@ -66,31 +40,45 @@ const makeSecureContexts = () => {
 }
 
 type SniCallback = (
+  this: unknown,
   servername: string,
   callback: (error: Error | null, context?: SecureContext) => void
 ) => void
 
 /**
- * The `SNICallback` of the HTTPS server: looks the name up with `context` (which provides the stores)
- * and answers with its secure context, or refuses the handshake. Storage failures refuse too, and
- * are logged; the client only sees the handshake fail.
+ * The client's address. Node calls the SNI callback as a method of the server's TLS socket (its
+ * documentation does not say so, hence the check): without it, the handshake is not limited.
  */
-export const makeSniCallback = (context: Context.Context<SniServices>): SniCallback => {
+const clientOf = (socket: unknown): string | undefined =>
+  socket instanceof TLSSocket ? socket.remoteAddress : undefined
+
+/**
+ * The `SNICallback` of the HTTPS server: asks `decisions` for the name and answers with its secure
+ * context, or refuses the handshake. Storage failures refuse too, and are logged (with the loggers
+ * of `context`); the client only sees the handshake fail.
+ */
+export const makeSniCallback = (
+  decisions: EdgeDecisions["Service"],
+  context: Context.Context<never>
+): SniCallback => {
   const secureContextOf = makeSecureContexts()
   const run = Effect.runCallbackWith(context)
-  return (servername, callback) => {
-    const lookup = certificateFor(servername).pipe(
+  return function (servername, callback) {
+    const name = hostName(servername)
+    const lookup = decisions.resolve(name, clientOf(this)).pipe(
       Effect.timeout(lookupDeadline),
-      Effect.flatMap(
-        Option.match({
-          onNone: () => Effect.succeedNone,
-          onSome: (certificate) =>
-            Effect.map(
-              Effect.try(() => secureContextOf(hostName(servername), certificate)),
+      Effect.flatMap((resolution) => {
+        const certificate =
+          resolution._tag === "Decided" && resolution.decision.action !== "none"
+            ? resolution.certificate
+            : Option.none()
+        return Option.isSome(certificate)
+          ? Effect.map(
+              Effect.try(() => secureContextOf(name, certificate.value)),
               Option.some
             )
-        })
-      ),
+          : Effect.succeedNone
+      }),
       Effect.tapCause((cause) =>
         Effect.logWarning("edge: no certificate could be chosen, the handshake is refused", cause)
       )

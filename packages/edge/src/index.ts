@@ -4,8 +4,11 @@
  */
 export * as AcmeChallenge from "./AcmeChallenge.js"
 export * as EdgeApps from "./EdgeApps.js"
+export * as EdgeDecisionCache from "./EdgeDecisionCache.js"
+export * as EdgeDecisions from "./EdgeDecisions.js"
 export * from "./EdgeError.js"
 export * as EdgeRequest from "./EdgeRequest.js"
 export * as EdgeServer from "./EdgeServer.js"
 export * as PlaceholderPage from "./PlaceholderPage.js"
 export * as SniCertificates from "./SniCertificates.js"
+export * as UnknownNameBudget from "./UnknownNameBudget.js"

@@ -20,21 +20,13 @@ import {
   account,
   deployedProject,
   issueCertificate,
+  servedDomain,
   TestEdgeLive,
   trustedRoot,
   verifiedDomain
 } from "./support/EdgeFixture.js"
 
 const httpsPort = Effect.map(EdgeAddresses, (addresses) => addresses.https.port)
-
-/** A project on Pro with one verified domain that has a certificate. */
-const servedDomain = (id: string, hostname: string) =>
-  Effect.gen(function* () {
-    const projectId = yield* deployedProject(id)
-    const domain = yield* verifiedDomain(projectId, hostname)
-    const issued = yield* issueCertificate(domain)
-    return { projectId, hostname: domain, issued }
-  })
 
 /** A keep-alive agent with one connection, closed with the test. */
 const keepAliveAgent = (ca: string) =>

@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import { DomainRepository, StorageError } from "@petstore/domain"
 import { MemoryStore } from "@petstore/store-memory"
-import { Cause, Context, type Duration, Effect, Exit, Fiber, Layer, Scope } from "effect"
+import { Cause, Context, type Duration, Effect, Exit, Fiber, Layer, Option, Scope } from "effect"
 import { EdgeError } from "../src/EdgeError.js"
 import { EdgeAddresses, layer as edgeLayer } from "../src/EdgeServer.js"
 import { handshake, http, https, raw } from "./support/EdgeClient.js"
@@ -152,7 +152,7 @@ const failingLookups = (broken: { value: boolean }) =>
   )
 
 describe("a storage failure", () => {
-  it.effect("is 503 without detail on both listeners, and refuses new handshakes", () => {
+  it.effect("is 503 without detail on both listeners for a name not kept, and refuses new handshakes", () => {
     const broken = { value: false }
     const storage = failingLookups(broken).pipe(Layer.provideMerge(MemoryStore.layer))
     return Effect.gen(function* () {
@@ -167,7 +167,13 @@ describe("a storage failure", () => {
       )
       expect((yield* https(httpsAddress.port, { host: hostname, ca, agent })).status).toBe(200)
 
+      const domains = yield* DomainRepository
+      const stored = yield* domains.findByHostname(hostname)
       broken.value = true
+      // A decision kept in memory is still answered: nothing concerning it has changed.
+      expect((yield* https(httpsAddress.port, { host: hostname, ca, agent })).status).toBe(200)
+      // A write (storage takes writes, only lookups fail) drops it: it must be looked up again.
+      if (Option.isSome(stored)) yield* domains.update(stored.value)
       const overHttp = yield* http(httpAddress.port, { host: hostname, path: "/page" })
       const overHttps = yield* https(httpsAddress.port, { host: hostname, ca, agent })
       for (const answer of [overHttp, overHttps]) {

@@ -1,16 +1,24 @@
 /**
  * Every storage port kept in memory: for tests, demos and a server run without a database. Each
- * build of the layer is a fresh, empty store; nothing survives the process.
+ * build of the layer is a fresh, empty store; nothing survives the process. Every change goes
+ * through this process, so its repositories announce what changes serving (`ServingChanges`) and
+ * nothing else can change it.
  */
-import type {
-  ApiKeyRepository,
-  CertificateStore,
-  DomainRepository,
-  Http01ChallengeStore,
-  IdempotencyRepository,
-  PetRepository,
-  ProjectRepository,
-  StorageHealth
+import {
+  type ApiKeyRepository,
+  announcingCertificates,
+  announcingDomains,
+  announcingProjects,
+  type CertificateStore,
+  type DomainRepository,
+  type Http01ChallengeStore,
+  type IdempotencyRepository,
+  inProcessServingChangeHubLayer,
+  type PetRepository,
+  type ProjectRepository,
+  type ServingChanges,
+  type StorageHealth,
+  servingChangesLayer
 } from "@petstore/domain"
 import { Layer } from "effect"
 import * as MemoryApiKeyRepository from "./MemoryApiKeyRepository.js"
@@ -32,13 +40,15 @@ export const layer: Layer.Layer<
   | CertificateStore
   | Http01ChallengeStore
   | StorageHealth
+  | ServingChanges
 > = Layer.mergeAll(
   MemoryPetRepository.layer,
   MemoryIdempotencyRepository.layer,
   MemoryApiKeyRepository.layer,
-  MemoryProjectRepository.layer,
-  MemoryDomainRepository.layer,
-  MemoryCertificateStore.layer,
+  announcingProjects.pipe(Layer.provide(MemoryProjectRepository.layer)),
+  announcingDomains.pipe(Layer.provide(MemoryDomainRepository.layer)),
+  announcingCertificates.pipe(Layer.provide(MemoryCertificateStore.layer)),
   MemoryHttp01ChallengeStore.layer,
-  MemoryStorageHealth.layer
-).pipe(Layer.provide(MemoryIdempotencyTable.layer))
+  MemoryStorageHealth.layer,
+  servingChangesLayer
+).pipe(Layer.provide(Layer.merge(MemoryIdempotencyTable.layer, inProcessServingChangeHubLayer)))

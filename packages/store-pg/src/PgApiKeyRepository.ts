@@ -17,24 +17,11 @@
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { ApiKeyHash, type ApiKeyId, type ApiKeyRecord, ApiKeyRepository } from "@petstore/domain"
-import {
-  Cause,
-  Clock,
-  Context,
-  Duration,
-  Effect,
-  Latch,
-  Layer,
-  Option,
-  Queue,
-  Result,
-  Schema,
-  type Scope
-} from "effect"
-import { Reactivity } from "effect/reactivity"
+import { Clock, Context, Duration, Effect, Latch, Layer, Option, Result, Schema, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiKeyCache } from "./internal/ApiKeyCache.js"
 import { apiKeyFromRow, apiKeysFromRows } from "./internal/ApiKeyRow.js"
+import { listenForNotifications } from "./internal/listenForNotifications.js"
 import { storageOperation } from "./internal/storageOperation.js"
 
 /** The channel migration 0007's trigger announces changed hashes on (an empty payload: all of them). */
@@ -121,50 +108,6 @@ export const layer: Layer.Layer<ApiKeyRepository, never, SqlClient.SqlClient> = 
   make
 )
 
-/** The longest pause between two attempts to listen again. */
-const maxListenRetryMillis = 10_000
-
-/**
- * Listens for changes until interrupted: each changed hash is dropped from `cache`, which is
- * suspended whenever the listening connection is not there, and reconnects (backing off) when it is
- * lost.
- */
-const listenForChanges = (client: PgClient.PgClient, cache: ApiKeyCache): Effect.Effect<never> => {
-  let failures = 0
-  const session = Effect.gen(function* () {
-    // A client of one connection: listening pins it, and the pool keeps all of its own.
-    const listener = yield* PgClient.makeClient(client.config).pipe(
-      Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make)
-    )
-    const changes = yield* listener.listen(changesChannel)
-    failures = 0
-    cache.resume()
-    while (true) {
-      for (const change of yield* Queue.takeAll(changes)) {
-        if (isApiKeyHash(change.payload)) cache.changed(change.payload)
-        else cache.changedAll()
-      }
-    }
-  }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => cache.suspend())))
-  const attempt = Effect.catchCause(session, (cause) => {
-    if (Cause.hasInterruptsOnly(cause)) return Effect.interrupt
-    failures++
-    // Said once per outage; the attempts after it only at debug level.
-    return failures === 1
-      ? Effect.logWarning(
-          "API key changes cannot be heard; keys are read from the database until they can",
-          cause
-        )
-      : Effect.logDebug("API key changes still cannot be heard", cause)
-  })
-  return Effect.forever(
-    Effect.andThen(
-      attempt,
-      Effect.suspend(() => Effect.sleep(Duration.millis(Math.min(maxListenRetryMillis, 250 * 2 ** failures))))
-    )
-  )
-}
-
 /**
  * Keys found are kept (see the module's description). With `"notifications"`, a connection of its
  * own listens from the first lookup until the scope closes.
@@ -189,7 +132,14 @@ export const makeCached = Effect.fnUntraced(function* (
   if (invalidation === "notifications") {
     const client = yield* PgClient.PgClient
     const start = yield* Latch.make(false)
-    yield* Effect.forkScoped(Effect.andThen(start.await, listenForChanges(client, cache)))
+    const listening = listenForNotifications(client, {
+      channel: changesChannel,
+      notified: (payload) => (isApiKeyHash(payload) ? cache.changed(payload) : cache.changedAll()),
+      listening: () => cache.resume(),
+      deaf: () => cache.suspend(),
+      outage: "API key changes cannot be heard; keys are read from the database until they can"
+    })
+    yield* Effect.forkScoped(Effect.andThen(start.await, listening))
     startListening = () => {
       start.openUnsafe()
     }

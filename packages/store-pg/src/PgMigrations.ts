@@ -17,6 +17,7 @@ import customDomains from "./migrations/0004_custom_domains.js"
 import certificates from "./migrations/0005_certificates.js"
 import idempotencyKeysCreatedAt from "./migrations/0006_idempotency_keys_created_at.js"
 import apiKeyChanges from "./migrations/0007_api_key_changes.js"
+import edgeChanges from "./migrations/0008_edge_changes.js"
 
 /** Keys are `<id>_<name>`; ids must only grow. */
 export const migrations = {
@@ -26,7 +27,8 @@ export const migrations = {
   "0004_custom_domains": customDomains,
   "0005_certificates": certificates,
   "0006_idempotency_keys_created_at": idempotencyKeysCreatedAt,
-  "0007_api_key_changes": apiKeyChanges
+  "0007_api_key_changes": apiKeyChanges,
+  "0008_edge_changes": edgeChanges
 }
 
 /** Where applied migrations are recorded. */

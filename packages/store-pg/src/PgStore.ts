@@ -9,19 +9,26 @@
  * API keys are kept in memory once found (`PgApiKeyRepository.layerCached`), dropped as soon as
  * they change: on a server, by listening for the changes other processes make (a connection of its
  * own); on the embedded database, whose client layer says only this process can change it, by
- * this process's own changes.
+ * this process's own changes. The edge's decisions are kept in memory the same way: the
+ * repositories that decide serving announce their changes (`ServingChanges`), and on a server those
+ * of other processes are heard (`PgServingChanges`).
  */
 import type * as PgClient from "@effect/sql-pg/PgClient"
-import type {
-  ApiKeyRepository,
-  CertificateStore,
-  DomainRepository,
-  Http01ChallengeStore,
-  IdempotencyRepository,
-  PetRepository,
-  ProjectRepository,
-  StorageError,
-  StorageHealth
+import {
+  type ApiKeyRepository,
+  announcingCertificates,
+  announcingDomains,
+  announcingProjects,
+  type CertificateStore,
+  type DomainRepository,
+  type Http01ChallengeStore,
+  type IdempotencyRepository,
+  type PetRepository,
+  type ProjectRepository,
+  type ServingChanges,
+  type StorageError,
+  type StorageHealth,
+  servingChangesLayer
 } from "@petstore/domain"
 import { Duration, Layer, Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -34,6 +41,7 @@ import * as PgIdempotencyRepository from "./PgIdempotencyRepository.js"
 import * as PgMigrations from "./PgMigrations.js"
 import * as PgPetRepository from "./PgPetRepository.js"
 import * as PgProjectRepository from "./PgProjectRepository.js"
+import * as PgServingChanges from "./PgServingChanges.js"
 import * as PgStorageHealth from "./PgStorageHealth.js"
 import type { PrivateKeyCipher } from "./PrivateKeyCipher.js"
 
@@ -43,24 +51,33 @@ export const layer: Layer.Layer<
   | ApiKeyRepository
   | ProjectRepository
   | DomainRepository
-  | StorageHealth,
+  | StorageHealth
+  | ServingChanges,
   never,
   SqlClient.SqlClient | PgClient.PgClient
 > = Layer.mergeAll(
   PgPetRepository.layer,
   PgIdempotencyRepository.layer,
   PgApiKeyRepository.layerCached(),
-  PgProjectRepository.layer,
-  PgDomainRepository.layer,
-  PgStorageHealth.layer
-)
+  announcingProjects.pipe(Layer.provide(PgProjectRepository.layer)),
+  announcingDomains.pipe(Layer.provide(PgDomainRepository.layer)),
+  PgStorageHealth.layer,
+  servingChangesLayer
+).pipe(Layer.provide(PgServingChanges.layer))
 
-/** Issued certificates (private keys encrypted with the `PrivateKeyCipher`) and HTTP-01 challenges. */
+/**
+ * Issued certificates (private keys encrypted with the `PrivateKeyCipher`) and HTTP-01 challenges.
+ * Certificates are announced to the same `ServingChanges` as `layer`'s repositories when both are
+ * built together (as `migratedLayer` does).
+ */
 export const certificatesLayer: Layer.Layer<
   CertificateStore | Http01ChallengeStore,
   never,
-  SqlClient.SqlClient | PrivateKeyCipher
-> = Layer.mergeAll(PgCertificateStore.layer, PgHttp01ChallengeStore.layer)
+  SqlClient.SqlClient | PgClient.PgClient | PrivateKeyCipher
+> = Layer.mergeAll(
+  announcingCertificates.pipe(Layer.provide(PgCertificateStore.layer)),
+  PgHttp01ChallengeStore.layer
+).pipe(Layer.provide(PgServingChanges.layer))
 
 /**
  * Every port on `client`, migrated first, private keys encrypted by `cipher`: what a process that

@@ -9,7 +9,7 @@
 import * as PgConnection from "@effect/sql-pg/PgConnection"
 import { describe, expect, layer } from "@effect/vitest"
 import { type ApiKeyHash, ApiKeyRepository, ListLimit, PetRepository } from "@petstore/domain"
-import { ContractFixtures, TestDatabase } from "@petstore/testing"
+import { ContractFixtures, eventually, TestDatabase } from "@petstore/testing"
 import { Effect, Layer, Option, Queue, Redacted, type Scope, Tracer } from "effect"
 import { EmbeddedPostgres, PgApiKeyRepository, PgMigrations, PgPetRepository, PgStore } from "../src/index.js"
 import { temporaryDirectory } from "./temporaryDirectory.js"
@@ -32,18 +32,6 @@ const withStatements = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
         return typeof text === "string" ? [text.replace(/\s+/g, " ").trim()] : []
       })
     }))
-  })
-
-/** Runs `effect` until `done` holds of what it yields, for at most `within` milliseconds. */
-const eventually = <A, E, R>(effect: Effect.Effect<A, E, R>, done: (value: A) => boolean, within = 2_000) =>
-  Effect.gen(function* () {
-    const deadline = Date.now() + within
-    while (true) {
-      const value = yield* effect
-      if (done(value)) return value
-      if (Date.now() > deadline) return yield* Effect.die(new Error(`not so within ${within} ms`))
-      yield* Effect.sleep("20 millis")
-    }
   })
 
 const isRevoked = (found: Option.Option<{ readonly revokedAt: Option.Option<Date> }>) =>

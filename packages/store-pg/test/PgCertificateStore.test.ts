@@ -4,6 +4,7 @@
  * another row cannot read it and says so, and a certificate goes with its domain.
  */
 
+import type * as PgClient from "@effect/sql-pg/PgClient"
 import { expect, layer } from "@effect/vitest"
 import { CertificateStore, DomainRepository } from "@petstore/domain"
 import { ContractFixtures } from "@petstore/testing"
@@ -15,7 +16,7 @@ import { bothServers } from "./bothServers.js"
 const secret = "test secret for PgCertificateStore, the right one"
 const otherSecret = "test secret for PgCertificateStore, another one"
 
-const store = (client: Layer.Layer<SqlClient.SqlClient, unknown>) =>
+const store = (client: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, unknown>) =>
   Layer.provideMerge(
     Layer.mergeAll(PgStore.layer, PgStore.certificatesLayer).pipe(
       Layer.provide(PrivateKeyCipher.layer(Redacted.make(secret)))

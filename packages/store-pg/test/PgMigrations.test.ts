@@ -32,7 +32,7 @@ for (const [name, client] of bothServers) {
     it.effect("the first run applies every migration, the next ones none", () =>
       Effect.gen(function* () {
         const applied = yield* PgMigrations.run
-        expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7])
+        expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
         expect(yield* PgMigrations.run).toEqual([])
         expect(yield* PgMigrations.run).toEqual([])
       })
@@ -272,7 +272,7 @@ for (const [name, client] of bothServers) {
             ('idle.example.com', 'old', 'subdomain', 'verified', '{}'::jsonb, null, now(), '[]'::jsonb,
               '{}'::jsonb, now())`
 
-          expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([5, 6, 7])
+          expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([5, 6, 7, 8])
           const rows = yield* sql<{
             readonly hostname: string
             readonly issuance: unknown

@@ -24,6 +24,8 @@ export interface RequestOptions {
   readonly host: string
   readonly path?: string
   readonly method?: string
+  /** The client's own address (any of 127.0.0.0/8), to be another client. */
+  readonly localAddress?: string
 }
 
 const loopback = "127.0.0.1"
@@ -62,7 +64,8 @@ export const http = (port: number, options: RequestOptions) =>
         path: options.path ?? "/",
         method: options.method ?? "GET",
         headers: { host: options.host },
-        agent: false
+        agent: false,
+        ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress })
       },
       (response) => resume(Effect.succeed(response))
     )
@@ -91,7 +94,8 @@ export const https = (port: number, options: HttpsOptions) =>
         headers: { host: options.host },
         servername: options.servername ?? options.host,
         ca: [options.ca],
-        agent: options.agent ?? false
+        agent: options.agent ?? false,
+        ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress })
       },
       (response) => resume(Effect.succeed({ response, reusedSocket: request.reusedSocket }))
     )
@@ -104,14 +108,18 @@ export type Handshake =
   | { readonly _tag: "Accepted"; readonly authorized: boolean; readonly peerCertificate: Buffer }
   | { readonly _tag: "Refused"; readonly reason: string }
 
-/** A TLS handshake alone, with `servername` as SNI (none when absent), trusting only `ca`. */
-export const handshake = (port: number, ca: string, servername?: string) =>
+/**
+ * A TLS handshake alone, with `servername` as SNI (none when absent), trusting only `ca`, from
+ * `localAddress` when given.
+ */
+export const handshake = (port: number, ca: string, servername?: string, localAddress?: string) =>
   Effect.callback<Handshake>((resume) => {
     const socket = tlsConnect({
       host: loopback,
       port,
       ca: [ca],
-      ...(servername === undefined ? {} : { servername })
+      ...(servername === undefined ? {} : { servername }),
+      ...(localAddress === undefined ? {} : { localAddress })
     })
     socket.once("secureConnect", () => {
       const peerCertificate = socket.getPeerCertificate().raw
@@ -142,3 +150,68 @@ export const raw = (port: number, text: string, tls?: { readonly servername: str
 
 /** The DER of a PEM certificate, to compare with what a server presented. */
 export const derOf = (certificatePem: string): Buffer => new X509Certificate(certificatePem).raw
+
+export type TlsVersion = "TLSv1.2" | "TLSv1.3"
+
+export type Exchange =
+  | {
+      readonly _tag: "Answered"
+      /** The HTTP status of a `GET /` sent on the connection. */
+      readonly status: number
+      /** Whether the server resumed the session offered (no full handshake). */
+      readonly resumed: boolean
+      /** The session the server gave, to offer on the next connection. */
+      readonly session: Buffer | undefined
+    }
+  | { readonly _tag: "Refused"; readonly reason: string }
+
+/**
+ * A TLS connection of exactly `version` for `servername` (SNI and Host), offering `session` from an
+ * earlier connection for resumption, with one `GET /` on it; what the server answered and whether it
+ * resumed. The connection is read until the server closes it, so a TLS 1.3 ticket (sent after the
+ * handshake) is in `session` too.
+ */
+export const exchange = (
+  port: number,
+  options: {
+    readonly servername: string
+    readonly ca: string
+    readonly version: TlsVersion
+    readonly session?: Buffer | undefined
+  }
+) =>
+  Effect.callback<Exchange>((resume) => {
+    const socket = tlsConnect({
+      host: loopback,
+      port,
+      servername: options.servername,
+      ca: [options.ca],
+      minVersion: options.version,
+      maxVersion: options.version,
+      ...(options.session === undefined ? {} : { session: options.session })
+    })
+    let session: Buffer | undefined
+    let resumed = false
+    let connected = false
+    const chunks: Array<Buffer> = []
+    socket.on("session", (ticket: Buffer) => {
+      session = ticket
+    })
+    socket.once("secureConnect", () => {
+      connected = true
+      resumed = socket.isSessionReused()
+      socket.write(`GET / HTTP/1.1\r\nHost: ${options.servername}\r\nConnection: close\r\n\r\n`)
+    })
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk))
+    let refusal = "closed during the handshake"
+    socket.once("error", (error) => {
+      refusal = error.message
+      socket.destroy()
+    })
+    socket.once("close", () => {
+      if (!connected) return resume(Effect.succeed({ _tag: "Refused", reason: refusal }))
+      const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(Buffer.concat(chunks).toString("latin1"))?.[1] ?? 0)
+      resume(Effect.succeed({ _tag: "Answered", status, resumed, session }))
+    })
+    return Effect.sync(() => socket.destroy())
+  })

@@ -12,13 +12,15 @@ import {
   createProject,
   DomainRepository,
   type Hostname,
+  Http01ChallengeStore,
   type Plan,
   PlatformSettings,
   ProjectId,
+  ProjectRepository,
   recordProjectDeploy
 } from "@petstore/domain"
 import { MemoryStore } from "@petstore/store-memory"
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { EdgeServices } from "../../src/EdgeApps.js"
 import { EdgeServer } from "../../src/index.js"
 
@@ -33,14 +35,80 @@ export const settingsLayer = Layer.succeed(PlatformSettings, {
 export const loopbackOptions: EdgeServer.EdgeOptions = { host: "127.0.0.1", httpPort: 0, httpsPort: 0 }
 
 /** The edge over `stores`, with the stores themselves, the settings and a local CA. */
-export const edgeOver = <E>(stores: Layer.Layer<Exclude<EdgeServices, PlatformSettings>, E>) =>
-  EdgeServer.layer(loopbackOptions).pipe(
+export const edgeOver = <A, E>(
+  stores: Layer.Layer<A | Exclude<EdgeServices, PlatformSettings>, E>,
+  options: Partial<EdgeServer.EdgeOptions> = {}
+) =>
+  EdgeServer.layer({ ...loopbackOptions, ...options }).pipe(
     Layer.provideMerge(Layer.merge(stores, settingsLayer)),
     Layer.merge(LocalCertificateAuthority.layer())
   )
 
 /** The edge over fresh in-memory stores, for one test file. */
 export const TestEdgeLive = edgeOver(MemoryStore.layer)
+
+/** How many lookups the edge made in storage, of each kind. */
+export class StorageLookups extends Context.Service<
+  StorageLookups,
+  { readonly hostnames: () => number; readonly total: () => number }
+>()("test/StorageLookups") {}
+
+/**
+ * Fresh in-memory stores whose every lookup the edge makes (domains by hostname, projects, configs,
+ * certificates, challenges) is counted, with the counts.
+ */
+export const countedMemoryStores = Layer.effectContext(
+  Effect.gen(function* () {
+    const counts = { hostnames: 0, others: 0 }
+    const counted =
+      (kind: keyof typeof counts) =>
+      <A, E, R>(lookup: Effect.Effect<A, E, R>) =>
+        Effect.andThen(
+          Effect.sync(() => {
+            counts[kind]++
+          }),
+          lookup
+        )
+    const domains = yield* DomainRepository
+    const projects = yield* ProjectRepository
+    const certificates = yield* CertificateStore
+    const challenges = yield* Http01ChallengeStore
+    return Context.make(
+      DomainRepository,
+      DomainRepository.of({
+        ...domains,
+        findByHostname: (hostname) => counted("hostnames")(domains.findByHostname(hostname))
+      })
+    ).pipe(
+      Context.add(
+        ProjectRepository,
+        ProjectRepository.of({
+          ...projects,
+          findById: (id) => counted("others")(projects.findById(id)),
+          findConfig: (id) => counted("others")(projects.findConfig(id))
+        })
+      ),
+      Context.add(
+        CertificateStore,
+        CertificateStore.of({
+          ...certificates,
+          find: (hostname) => counted("others")(certificates.find(hostname))
+        })
+      ),
+      Context.add(
+        Http01ChallengeStore,
+        Http01ChallengeStore.of({ ...challenges, find: (token) => counted("others")(challenges.find(token)) })
+      ),
+      Context.add(
+        StorageLookups,
+        StorageLookups.of({
+          hostnames: () => counts.hostnames,
+          total: () => counts.hostnames + counts.others
+        })
+      )
+    )
+  })
+).pipe(Layer.provideMerge(MemoryStore.layer))
 
 /** A project on `plan` with a successful deploy: what custom domains need. */
 export const deployedProject = (id: string, plan: Plan = "pro") =>
@@ -73,6 +141,15 @@ export const issueCertificate = (hostname: Hostname) =>
       notAfter: issued.notAfter
     })
     return issued
+  })
+
+/** A project on Pro with one verified domain that has a certificate. */
+export const servedDomain = (id: string, hostname: string) =>
+  Effect.gen(function* () {
+    const projectId = yield* deployedProject(id)
+    const domain = yield* verifiedDomain(projectId, hostname)
+    const issued = yield* issueCertificate(domain)
+    return { projectId, hostname: domain, issued }
   })
 
 /** The local CA's root: the one certificate the tests' TLS clients trust. */
