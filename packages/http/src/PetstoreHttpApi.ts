@@ -1,8 +1,9 @@
 /**
- * The implemented `PetstoreApi`: handlers, middleware, the OpenAPI document at `/v1/openapi.json`, the
- * interactive reference at `/docs` and the metrics at `/metrics`, built into one HTTP app
- * (`PetstoreHttpApp`) that the server serves. It needs the domain's ports, the rate limits and a store
- * for their counters (`RateLimiterStore`: memory or Redis, the app's choice), and nothing else.
+ * The implemented `PetstoreApi`: handlers, middleware, the OpenAPI document at `/v1/openapi.json` and
+ * the interactive reference at `/docs`, built into one HTTP app (`PetstoreHttpApp`) that the server
+ * serves; the metrics it records (`HttpMetrics`) the app serves on a listener of their own. It needs the
+ * domain's ports, the rate limits and a store for their counters (`RateLimiterStore`: memory or Redis,
+ * the app's choice), and nothing else.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { PetstoreApi } from "@petstore/api"
@@ -45,8 +46,7 @@ const Handlers = Layer.mergeAll(PetsHandlers, HealthHandlers, ProjectsHandlers, 
 
 const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(PetstoreApi, { openapiPath: openApiPath }).pipe(Layer.provide(Handlers)),
-  HttpApiScalar.layerCdn(PetstoreApi, { path: docsPath, version: scalarVersion }),
-  HttpMetrics.MetricsRoute
+  HttpApiScalar.layerCdn(PetstoreApi, { path: docsPath, version: scalarVersion })
 ).pipe(Layer.provide(NodeHttpServer.layerHttpServices))
 
 const isRouteNotFound = (error: unknown): boolean =>

@@ -1,9 +1,9 @@
 /**
- * The paths the server answers outside the `HttpApi` operations: the OpenAPI document, the
- * interactive reference and the metrics. None needs a key.
+ * The paths the server answers outside the `HttpApi` operations: the OpenAPI document and the
+ * interactive reference. None needs a key. (The metrics are not here: they have a listener of
+ * their own.)
  */
 export const openApiPath = "/v1/openapi.json"
 export const docsPath = "/docs"
-export const metricsPath = "/metrics"
 
-export const publicPaths: ReadonlySet<string> = new Set([openApiPath, docsPath, metricsPath])
+export const publicPaths: ReadonlySet<string> = new Set([openApiPath, docsPath])
