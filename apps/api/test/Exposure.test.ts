@@ -1,8 +1,11 @@
 /**
  * What the built API process (`node dist/main.js`) shows, and to whom: its metrics only on a listener
  * of their own (`PETSTORE_METRICS_PORT`, bound to 127.0.0.1 unless `PETSTORE_METRICS_HOST` says
- * otherwise), never on the public port.
+ * otherwise), never on the public port; its interactive reference with every script served by the
+ * process itself (the bundle finds the installed UI), under a Content-Security-Policy.
  */
+import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { createServer, type Server } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
 import { cleanUp, freePort, randomKey, send, startServer } from "./support/ApiProcess.js"
@@ -135,6 +138,38 @@ describe("the API process's metrics", () => {
       const exit = await server.exited
       expect(exit.code, server.output()).toBe(1)
       expect(server.stdout()).toMatch(/configuration: PETSTORE_METRICS_PORT: must be a port from 0 to 65535/)
+    },
+    testTimeout
+  )
+})
+
+describe("the API process's reference at /docs", () => {
+  it(
+    "is served by the process itself, scripts included, under its Content-Security-Policy",
+    async () => {
+      const server = await start({})
+      const docs = await send(server.baseUrl, "/docs")
+      expect(docs.status).toBe(200)
+      const policy = docs.headers["content-security-policy"]
+      expect(policy).toContain("default-src 'none'")
+      expect(policy).toContain("script-src 'self';")
+      expect(docs.text).not.toMatch(/https?:|jsdelivr/)
+      const scripts = [...docs.text.matchAll(/<script src="([^"]+)"><\/script>/g)].map(
+        ([, path]) => path ?? ""
+      )
+      expect(scripts).toEqual(["/docs/scalar-api-reference-1.43.5.js", "/docs/start.js"])
+
+      const installed = readFileSync(
+        createRequire(import.meta.url).resolve("@scalar/api-reference/browser/standalone.js"),
+        "utf8"
+      )
+      for (const path of scripts) {
+        const script = await send(server.baseUrl, path)
+        expect(script.status, path).toBe(200)
+        expect(script.headers["content-type"]).toBe("text/javascript; charset=utf-8")
+        expect(script.headers["content-security-policy"]).toBe(policy)
+        if (path.includes("scalar-api-reference")) expect(script.text === installed).toBe(true)
+      }
     },
     testTimeout
   )
