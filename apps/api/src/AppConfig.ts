@@ -2,6 +2,7 @@
  * Everything the API process reads from its environment, decoded once at start-up.
  */
 import { maxRequestDeadline, OperatorApiKeyToken } from "@petstore/domain"
+import { MetricsListener } from "@petstore/telemetry"
 import { Config, Duration, Effect, Option, Redacted, Schema, SchemaIssue } from "effect"
 
 export type StorageChoice =
@@ -93,6 +94,12 @@ export const EdgeConfig = Config.all({
     Config.withDefault(Duration.seconds(60))
   )
 })
+
+/**
+ * The metrics' own listener: none unless `PETSTORE_METRICS_PORT` is set, on `PETSTORE_METRICS_HOST`
+ * (127.0.0.1 by default). The public port never serves them.
+ */
+export const MetricsConfig = MetricsListener.config()
 
 /** The operator's key, never shown: refused at start when short or not a bearer token. */
 export const BootstrapKeyConfig = Config.schema(OperatorApiKeyToken, "PETSTORE_BOOTSTRAP_KEY").pipe(

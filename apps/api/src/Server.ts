@@ -1,19 +1,22 @@
 /**
  * The API server as one layer: storage (migrated), the operator's bootstrap key, the serving edge
- * for custom domains (HTTP and HTTPS), then the API's HTTP server, which opens its port last.
+ * for custom domains (HTTP and HTTPS), the metrics' listener when configured, then the API's HTTP
+ * server, which opens its port last.
  */
 import { NodeDnsResolver } from "@petstore/dns"
 import {
   applyOperatorApiKey,
+  type DomainRepository,
   defaultAccountName,
   platformSettingsLayer,
   rateLimitsLayer,
   runIdempotencyPurge
 } from "@petstore/domain"
 import { EdgeServer } from "@petstore/edge"
-import { ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "@petstore/http"
+import { HttpMetrics, ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "@petstore/http"
+import { MetricsListener } from "@petstore/telemetry"
 import { Effect, Layer, Option, Redacted } from "effect"
-import { BootstrapKeyConfig, EdgeConfig, ServerConfig, StorageConfig } from "./AppConfig.js"
+import { BootstrapKeyConfig, EdgeConfig, MetricsConfig, ServerConfig, StorageConfig } from "./AppConfig.js"
 import { rateLimitStoreLayer } from "./RateLimitStore.js"
 import { exclusiveStorageCompanions, storageLayer } from "./Storage.js"
 
@@ -37,6 +40,23 @@ const bootstrapKeyLayer = (key: Option.Option<Redacted.Redacted<string>>) =>
     })
   )
 
+/**
+ * The metrics on a listener of their own, before the public port opens: a port in use stops the
+ * start. Not configured, they are recorded and served nowhere.
+ */
+const metricsListenerLayer = (
+  listener: Option.Option<MetricsListener.MetricsListenerOptions>
+): Layer.Layer<never, MetricsListener.MetricsListenerError, HttpMetrics.HttpMetrics | DomainRepository> =>
+  Option.match(listener, {
+    onNone: () => Layer.empty,
+    onSome: (options) =>
+      Layer.effectDiscard(
+        Effect.flatMap(MetricsListener.serve(options, HttpMetrics.render), (address) =>
+          Effect.logInfo(`petstore metrics on ${MetricsListener.url(address)}`)
+        )
+      )
+  })
+
 /** Every server forgets expired idempotency keys; replicas' purges skip the rows another is deleting. */
 const IdempotencyPurgeLive = Layer.effectDiscard(Effect.forkScoped(runIdempotencyPurge()))
 
@@ -45,6 +65,7 @@ export const ServerLive = Layer.unwrap(
     const server = yield* ServerConfig
     const storage = yield* StorageConfig
     const edge = yield* EdgeConfig
+    const metrics = yield* MetricsConfig
     // Read with the rest of the configuration: a bad key stops the process before storage is opened.
     const bootstrapKey = yield* BootstrapKeyConfig
     // The edge is a second front door: when its ports are taken, the API keeps serving (logged loudly).
@@ -69,6 +90,7 @@ export const ServerLive = Layer.unwrap(
     )
     return announce.pipe(
       Layer.provideMerge(PetstoreHttpServer(server)),
+      Layer.provide(metricsListenerLayer(metrics)),
       Layer.provide(
         Layer.mergeAll(
           PetstoreHttpApiLive,

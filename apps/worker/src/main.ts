@@ -9,7 +9,7 @@ import * as CertificateAuthorityConfig from "@petstore/acme/CertificateAuthority
 import { NodeDnsResolver } from "@petstore/dns"
 import { domainCheckConfig, platformSettingsLayer, runDomainChecks } from "@petstore/domain"
 import { PgStore, PrivateKeySecret } from "@petstore/store-pg"
-import { JsonLogger, Tracing, WorkerMetrics } from "@petstore/telemetry"
+import { JsonLogger, MetricsListener, Tracing, WorkerMetrics } from "@petstore/telemetry"
 import { Cause, Config, Effect, Exit, Layer, Option, References } from "effect"
 
 /** Unique per process, readable in the database when a lease needs explaining. */
@@ -31,12 +31,16 @@ const StorageLive = Layer.unwrap(
 const main = Effect.gen(function* () {
   const options = yield* domainCheckConfig(holder)
   const level = yield* Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info"))
-  const metrics = yield* WorkerMetrics.serve
+  const metrics = WorkerMetrics.make()
+  // `PETSTORE_WORKER_METRICS_PORT` is the variable's name before the API's metrics had a listener too.
+  const listener = yield* MetricsListener.config("PETSTORE_WORKER_METRICS_PORT")
+  if (Option.isSome(listener)) {
+    const address = yield* MetricsListener.serve(listener.value, metrics.render)
+    yield* Effect.logInfo(`worker metrics on ${MetricsListener.url(address)}`)
+  }
   yield* Effect.logInfo(
     `petstore worker ${holder} checking domains and certificates (concurrency ${options.concurrency})`
   )
-  if (Option.isSome(metrics.port))
-    yield* Effect.logInfo(`worker metrics on http://0.0.0.0:${metrics.port.value}/metrics`)
   return yield* runDomainChecks({ ...options, onRound: metrics.recordRound }).pipe(
     Effect.onInterrupt(() => Effect.logInfo(`petstore worker ${holder} stopping; its leases are given back`)),
     Effect.provideService(References.MinimumLogLevel, level),

@@ -139,7 +139,8 @@ describe("worker processes sharing the due domains", () => {
         PETSTORE_DNS_TIMEOUT: "10 seconds",
         PETSTORE_DNS_TRIES: "1"
       }
-      const a = startWorkerOn(dns, "a", { ...patient, PETSTORE_WORKER_METRICS_PORT: String(metricsPorts[0]) })
+      // The second through the variable's earlier name, which is still read.
+      const a = startWorkerOn(dns, "a", { ...patient, PETSTORE_METRICS_PORT: String(metricsPorts[0]) })
       const b = startWorkerOn(dns, "b", { ...patient, PETSTORE_WORKER_METRICS_PORT: String(metricsPorts[1]) })
       await Promise.all([a.started(), b.started()])
       const began = Date.now()

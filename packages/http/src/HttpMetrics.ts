@@ -1,20 +1,18 @@
 /**
  * The API's Prometheus metrics (Effect's `Metric`, one registry per server, since tests run many
- * servers in one process), served at `GET /metrics` in the text exposition format: requests by route
- * and status, their latency, rate-limit refusals, and the worker's queue depth (domains with work due
- * now, read from storage at each scrape). Routes are the API's path templates (`/v1/pets/:petId`), so
- * that ids do not multiply the series.
+ * servers in one process), rendered in the text exposition format for the app's metrics listener
+ * (never the public port): requests by route and status, their latency, rate-limit refusals, and the
+ * worker's queue depth (domains with work due now, read from storage at each scrape). Routes are the
+ * API's path templates (`/v1/pets/:petId`), so that ids do not multiply the series.
  *
  * Each series is a metric of its own, made once and kept by its labels: recording a request is then
  * a few map lookups and an update, with no label hashing and no fiber.
  */
 import { DomainRepository } from "@petstore/domain"
 import { Clock, Context, Effect, Layer, Metric, Result } from "effect"
-import * as HttpRouter from "effect/http/HttpRouter"
-import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as PrometheusMetrics from "effect/observability/PrometheusMetrics"
 import { routeTemplate } from "./AllowedMethods.js"
-import { metricsPath, publicPaths } from "./PublicPaths.js"
+import { publicPaths } from "./PublicPaths.js"
 
 export interface RequestObservation {
   readonly method: string
@@ -123,20 +121,8 @@ export const make = (): HttpMetricsService => {
 
 export const layer: Layer.Layer<HttpMetrics> = Layer.sync(HttpMetrics, make)
 
-/** `GET /metrics`: outside the versioned API, no key (scraped from the operator's network). */
-export const MetricsRoute = HttpRouter.use((router) =>
-  Effect.gen(function* () {
-    const metrics = yield* HttpMetrics
-    const domains = yield* DomainRepository
-    yield* router.add(
-      "GET",
-      metricsPath,
-      metrics.render.pipe(
-        Effect.provideService(DomainRepository, domains),
-        Effect.map((text) =>
-          HttpServerResponse.text(text, { contentType: "text/plain; version=0.0.4; charset=utf-8" })
-        )
-      )
-    )
-  })
+/** The exposition text of the server's metrics, as a scrape reads it. */
+export const render: Effect.Effect<string, never, HttpMetrics | DomainRepository> = Effect.flatMap(
+  HttpMetrics,
+  (metrics) => metrics.render
 )

@@ -1,8 +1,9 @@
 /**
- * The implemented `PetstoreApi`: handlers, middleware, the OpenAPI document at `/v1/openapi.json`, the
- * interactive reference at `/docs` and the metrics at `/metrics`, built into one HTTP app
- * (`PetstoreHttpApp`) that the server serves. It needs the domain's ports, the rate limits and a store
- * for their counters (`RateLimiterStore`: memory or Redis, the app's choice), and nothing else.
+ * The implemented `PetstoreApi`: handlers, middleware, the OpenAPI document at `/v1/openapi.json` and
+ * the interactive reference at `/docs`, built into one HTTP app (`PetstoreHttpApp`) that the server
+ * serves; the metrics it records (`HttpMetrics`) the app serves on a listener of their own. It needs the
+ * domain's ports, the rate limits and a store for their counters (`RateLimiterStore`: memory or Redis,
+ * the app's choice), and nothing else.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { PetstoreApi } from "@petstore/api"
@@ -11,8 +12,8 @@ import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerError from "effect/http/HttpServerError"
 import type { HttpServerRequest } from "effect/http/HttpServerRequest"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import * as HttpApiScalar from "effect/http-api/HttpApiScalar"
 import * as RateLimiter from "effect/persistence/RateLimiter"
+import * as ApiReference from "./ApiReference.js"
 import { AuthenticationLive, makeRequestAdmission } from "./AuthenticationLive.js"
 import { EdgeHandlers } from "./EdgeHandlers.js"
 import { GetPetDeprecationLive } from "./GetPetDeprecationLive.js"
@@ -23,15 +24,8 @@ import * as NodeSha256 from "./NodeSha256.js"
 import { PetsHandlers } from "./PetsHandlers.js"
 import { petsRoutes } from "./PetsRoutes.js"
 import { ProjectsHandlers } from "./ProjectsHandlers.js"
-import { docsPath, openApiPath } from "./PublicPaths.js"
+import { openApiPath } from "./PublicPaths.js"
 import * as RequestRateLimiter from "./RequestRateLimiter.js"
-
-/**
- * The version of the Scalar reference UI `/docs` loads from jsDelivr. Embedding it instead (the
- * platform's `HttpApiScalar.layer`) puts 3.3 MB of script in the server, parsed at every start and kept
- * in memory for a page that only a browser, which can fetch it itself, ever runs.
- */
-export const scalarVersion = "1.39.3"
 
 const Middleware = Layer.mergeAll(
   AuthenticationLive.pipe(Layer.provide(NodeSha256.layer)),
@@ -45,8 +39,7 @@ const Handlers = Layer.mergeAll(PetsHandlers, HealthHandlers, ProjectsHandlers, 
 
 const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(PetstoreApi, { openapiPath: openApiPath }).pipe(Layer.provide(Handlers)),
-  HttpApiScalar.layerCdn(PetstoreApi, { path: docsPath, version: scalarVersion }),
-  HttpMetrics.MetricsRoute
+  ApiReference.layer
 ).pipe(Layer.provide(NodeHttpServer.layerHttpServices))
 
 const isRouteNotFound = (error: unknown): boolean =>

@@ -4,6 +4,7 @@
  */
 export * from "./AllowedMethods.js"
 export * as ApiKeyAdminProtocol from "./ApiKeyAdminProtocol.js"
+export * as ApiReference from "./ApiReference.js"
 export * from "./AuthenticationLive.js"
 export * from "./DomainErrors.js"
 export * from "./EdgeHandlers.js"

@@ -64,8 +64,7 @@ layer(TestServerLive(MemoryStore.layer), { excludeTestServices: true })(
         expect(requestIdOf(answer)).toMatch(uuid)
         expect(requestIdOf(again)).toMatch(uuid)
         expect(requestIdOf(again)).not.toBe(requestIdOf(answer))
-        const scraped = yield* server.request("/metrics")
-        const metrics = yield* Effect.promise(() => scraped.text())
+        const metrics = yield* server.metrics
         const refused = /petstore_http_requests_total\{route="unmatched",method="",status="400"\} (\d+)/.exec(
           metrics
         )
@@ -102,8 +101,7 @@ layer(TestServerLive(MemoryStore.layer), { excludeTestServices: true })(
           (pet) => pet.name
         )
         expect(names).not.toContain("Expected")
-        const metrics = yield* server.request("/metrics")
-        const scraped = yield* Effect.promise(() => metrics.text())
+        const scraped = yield* server.metrics
         expect(scraped).toMatch(
           /petstore_http_requests_total\{route="\/v1\/pets",method="POST",status="417"\} 1/
         )

@@ -1,11 +1,13 @@
 /**
- * `GET /metrics` through a real server: requests counted by route template (ids do not make new
- * series), method and status, their latency, rate-limit refusals, and the worker's queue depth.
+ * The API's metrics after requests through a real server: counted by route template (ids do not make
+ * new series), method and status, their latency, rate-limit refusals, and the worker's queue depth.
+ * They are not served on the public port: `/metrics` there is an unknown route like any other (the
+ * app serves them on a listener of its own, `apps/api/test/Process.test.ts`).
  */
 import { expect, layer } from "@effect/vitest"
 import { MemoryStore } from "@petstore/store-memory"
 import { Duration, Effect } from "effect"
-import { jsonPost, TestServer, TestServerLive } from "./support/TestServer.js"
+import { json, jsonPost, TestServer, TestServerLive } from "./support/TestServer.js"
 
 const limits = {
   perKey: { name: "api-key", limit: 1_000, window: Duration.seconds(60) },
@@ -13,17 +15,12 @@ const limits = {
 }
 
 layer(TestServerLive(MemoryStore.layer, { rateLimits: limits }), { excludeTestServices: true })(
-  "GET /metrics",
+  "the API's metrics",
   (it) => {
     it.effect("counts requests by route, method and status, refusals by policy, and the queue depth", () =>
       Effect.gen(function* () {
         const server = yield* TestServer
-        const scrape = Effect.gen(function* () {
-          const response = yield* server.request("/metrics", { key: null })
-          expect(response.status).toBe(200)
-          expect(response.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8")
-          return yield* Effect.promise(() => response.text())
-        })
+        const scrape = server.metrics
         const value = (text: string, series: string): number | undefined => {
           const line = text.split("\n").find((candidate) => candidate.startsWith(`${series} `))
           return line === undefined ? undefined : Number(line.slice(series.length + 1))
@@ -70,11 +67,33 @@ layer(TestServerLive(MemoryStore.layer, { rateLimits: limits }), { excludeTestSe
         expect(added.status).toBe(201)
         const after = yield* scrape
         expect(value(after, "petstore_worker_queue_depth")).toBe(1)
-        // The scrape before is counted too, under its own route.
-        expect(value(after, 'petstore_http_requests_total{route="/metrics",method="GET",status="200"}')).toBe(
-          1
-        )
       })
+    )
+
+    it.effect(
+      "GET /metrics on the public port is 404 not_found, with or without a key, and undocumented",
+      () =>
+        Effect.gen(function* () {
+          const server = yield* TestServer
+          for (const key of [server.key, null]) {
+            for (const path of ["/metrics", "/metrics/"]) {
+              const response = yield* server.request(path, { key })
+              expect(response.status).toBe(404)
+              expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8")
+              expect(yield* json(response)).toEqual({
+                code: "not_found",
+                message: expect.any(String),
+                status: 404
+              })
+            }
+          }
+          const before = yield* server.metrics
+          expect(before).not.toContain('route="/metrics"')
+          const document = (yield* json(yield* server.request("/v1/openapi.json", { key: null }))) as {
+            readonly paths: Record<string, unknown>
+          }
+          expect(Object.keys(document.paths).filter((path) => path.includes("metrics"))).toEqual([])
+        })
     )
   }
 )

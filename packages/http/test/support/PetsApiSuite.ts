@@ -4,7 +4,7 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Fiber, type Layer } from "effect"
-import { scalarVersion } from "../../src/index.js"
+import { docsScriptPath } from "../../src/index.js"
 import { json, jsonPost, type Ports, TestServer, TestServerLive } from "./TestServer.js"
 
 interface ErrorBody {
@@ -301,8 +301,10 @@ export const petsApiSuite = <E>(name: string, storage: Layer.Layer<Ports, E>) =>
             expect(docs.status).toBe(200)
             expect(docs.headers.get("content-type")).toMatch(/text\/html/)
             const page = yield* Effect.promise(() => docs.text())
-            expect(page).toContain(`@scalar/api-reference@${scalarVersion}/`)
-            expect(page).toContain('"/v1/pets/{petId}"')
+            expect(page).toContain(`<script src="${docsScriptPath}"></script>`)
+            const script = yield* server.request(docsScriptPath, { key: null })
+            expect(script.status).toBe(200)
+            yield* Effect.promise(() => script.arrayBuffer())
             const healthz = yield* server.request("/healthz", { key: null })
             expect(healthz.status).toBe(200)
             const readyz = yield* server.request("/readyz", { key: null })

@@ -20,7 +20,7 @@ import {
 import { MemoryRateLimiterStore } from "@petstore/store-memory"
 import { Context, Duration, Effect, Layer } from "effect"
 import type * as RateLimiter from "effect/persistence/RateLimiter"
-import { ListeningAddress, PetstoreHttpServer, petstoreHttpApiLayer } from "../../src/index.js"
+import { HttpMetrics, ListeningAddress, PetstoreHttpServer, petstoreHttpApiLayer } from "../../src/index.js"
 
 /** What a storage adapter provides. */
 export type Ports =
@@ -58,6 +58,8 @@ export class TestServer extends Context.Service<
     readonly key: string
     readonly otherKey: string
     readonly request: (path: string, options?: RequestOptions) => Effect.Effect<Response>
+    /** The server's metrics as a scrape reads them (the app serves them on a listener of its own). */
+    readonly metrics: Effect.Effect<string>
   }
 >()("TestServer") {}
 
@@ -86,6 +88,9 @@ export const TestServerLive = <E>(
     TestServer,
     Effect.gen(function* () {
       const { port } = yield* ListeningAddress
+      const metrics = HttpMetrics.render.pipe(
+        Effect.provideContext(yield* Effect.context<HttpMetrics.HttpMetrics | DomainRepository>())
+      )
       const key = (yield* issueApiKey(AccountName.make("alice"))).token
       const otherKey = (yield* issueApiKey(AccountName.make("bob"))).token
       const baseUrl = `http://127.0.0.1:${port}`
@@ -93,6 +98,7 @@ export const TestServerLive = <E>(
         baseUrl,
         key,
         otherKey,
+        metrics,
         request: (path: string, options: RequestOptions = {}) =>
           Effect.promise(() => {
             const headers = new Headers(options.headers)
@@ -110,7 +116,7 @@ export const TestServerLive = <E>(
         host: "127.0.0.1",
         requestTimeout: options.requestTimeout ?? "5 seconds",
         shutdownGrace: "1 second"
-      }).pipe(Layer.provide(petstoreHttpApiLayer({ petsRoutes: options.petsRoutes ?? true })))
+      }).pipe(Layer.provideMerge(petstoreHttpApiLayer({ petsRoutes: options.petsRoutes ?? true })))
     ),
     Layer.provide(storage),
     Layer.provide(options.dns ?? EmptyDns),
