@@ -4,6 +4,7 @@
 import { maxRequestDeadline, OperatorApiKeyToken } from "@petstore/domain"
 import { MetricsListener } from "@petstore/telemetry"
 import { Config, Duration, Effect, Option, Redacted, Schema, SchemaIssue } from "effect"
+import { dataDirectoryVariable, defaultDataDirectory } from "./DataDirectory.js"
 
 export type StorageChoice =
   /** `dataDir` keeps what is not in the database: the generated secret, the CA's files. */
@@ -27,7 +28,7 @@ const requiredBy = (name: string, message: string): Config.ConfigError =>
 export const StorageConfig: Config.Config<StorageChoice> = Config.all({
   kind: storageKind,
   url: Config.Redacted("DATABASE_URL").pipe(Config.option),
-  dataDir: Config.String("PETSTORE_DATA_DIR").pipe(Config.withDefault("./.data"))
+  dataDir: Config.String(dataDirectoryVariable).pipe(Config.withDefault(defaultDataDirectory))
 }).pipe(
   Config.mapEffect(({ kind, url, dataDir }): Effect.Effect<StorageChoice, Config.ConfigError> => {
     const chosen = Option.getOrElse(kind, () => (Option.isSome(url) ? "postgres" : "embedded"))

@@ -1,26 +1,11 @@
 /**
- * The API process: reads its configuration, serves until SIGTERM or SIGINT, then shuts down
- * gracefully (stops accepting, lets in-flight requests finish, closes storage).
+ * The API process's entry: turns Node's compile cache on (see `CompileCache`), then loads and runs
+ * the process itself (`ApiProcess`). Everything but this file is loaded after, so that the bundle is
+ * compiled through the cache.
  */
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { JsonLogger, Tracing } from "@petstore/telemetry"
-import { Cause, Effect, Layer, References } from "effect"
-import { LogLevelConfig } from "./AppConfig.js"
-import { describeFailure, teardown } from "./Failure.js"
-import { ServerLive } from "./Server.js"
+import { enablePrivateCompileCache } from "./CompileCache.js"
+import { dataDirectoryVariable, defaultDataDirectory } from "./DataDirectory.js"
 
-const main = Effect.flatMap(LogLevelConfig, (level) =>
-  Layer.launch(ServerLive).pipe(
-    Effect.provideService(References.MinimumLogLevel, level),
-    Tracing.withTracing("petstore-api")
-  )
-).pipe(
-  Effect.tapCause((cause) =>
-    Cause.hasInterruptsOnly(cause)
-      ? Effect.void
-      : Effect.logError(`petstore stopped: ${describeFailure(cause)}`)
-  ),
-  Effect.provide(JsonLogger.layer)
-)
+enablePrivateCompileCache(process.env[dataDirectoryVariable] || defaultDataDirectory)
 
-NodeRuntime.runMain(main, { disableErrorReporting: true, teardown })
+await import("./ApiProcess.js")

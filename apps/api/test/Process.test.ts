@@ -4,7 +4,7 @@
  * PostgreSQL fail (never skip) when the test server is unreachable.
  */
 import { createHash } from "node:crypto"
-import { existsSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, readdirSync } from "node:fs"
 import { connect, type Socket } from "node:net"
 import { join } from "node:path"
 import { EmbeddedPostgres, PgStore } from "@petstore/store-pg"
@@ -78,6 +78,29 @@ describe("the API process on its default embedded storage", () => {
       const next = await createPet(second, key, { name: "After restart", categoryId: 1 })
       expect(next.id).toBeGreaterThan(pet.id)
       await expectCleanStop(second)
+    },
+    testTimeout
+  )
+
+  it(
+    "keeps its compiled code in its data directory, once that directory is private to it",
+    async () => {
+      const dataDir = join(await temporaryDirectory(), "data")
+      const cache = join(dataDir, "compile-cache")
+      const key = randomKey()
+      // The first start creates the directory (private) after the code is loaded: nothing cached yet.
+      await expectCleanStop(await startEmbedded(dataDir, key))
+      expect(existsSync(cache)).toBe(false)
+      const second = await startEmbedded(dataDir, key)
+      expect((await send(second.baseUrl, "/v1/pets", { key })).status).toBe(200)
+      await expectCleanStop(second)
+      expect(readdirSync(cache, { recursive: true }).length).toBeGreaterThan(0)
+      // Cached code is run: a directory others may write to is never used for it.
+      const shared = join(await temporaryDirectory(), "shared")
+      mkdirSync(shared)
+      chmodSync(shared, 0o777)
+      await expectCleanStop(await startEmbedded(shared, key))
+      expect(existsSync(join(shared, "compile-cache"))).toBe(false)
     },
     testTimeout
   )
