@@ -18,6 +18,7 @@ import {
   OrderRef,
   type OrderState
 } from "@petstore/domain"
+import { Thrown } from "@petstore/thrown"
 import * as acme from "acme-client"
 import { Clock, Effect, Layer, Redacted, Semaphore } from "effect"
 import { OrderKeys } from "./internal/OrderKeys.js"
@@ -42,17 +43,6 @@ const orderKeyRetentionMillis = 24 * 60 * 60 * 1000
 export const createAccountKey = (): Promise<string> =>
   acme.crypto.createPrivateKey().then((key) => key.toString())
 
-/** The message of anything thrown, without its stack. */
-const describe = (cause: unknown): string => {
-  if (cause instanceof Error) return cause.message
-  if (typeof cause === "string") return cause
-  try {
-    return JSON.stringify(cause)
-  } catch {
-    return String(cause)
-  }
-}
-
 /** The `detail` (or the whole object) of an ACME problem document. */
 const problemDetail = (problem: unknown): string | undefined => {
   if (problem === undefined || problem === null) return undefined
@@ -63,7 +53,7 @@ const problemDetail = (problem: unknown): string | undefined => {
       return typeof type === "string" ? `${detail} (${type})` : detail
     }
   }
-  return describe(problem)
+  return Thrown.messageOf(problem)
 }
 
 export const make = (
@@ -87,7 +77,9 @@ export const make = (
       Effect.tryPromise({
         try: run,
         catch: (cause) =>
-          new CertificateIssuerError({ message: `ACME ${step} failed (${directoryUrl}): ${describe(cause)}` })
+          new CertificateIssuerError({
+            message: `ACME ${step} failed (${directoryUrl}): ${Thrown.messageOf(cause)}`
+          })
       })
 
     const accountKey =
@@ -208,7 +200,7 @@ export const make = (
           try: () => acme.crypto.readCertificateInfo(certificatePem),
           catch: (cause) =>
             new CertificateIssuerError({
-              message: `ACME CA (${directoryUrl}) returned an unreadable certificate: ${describe(cause)}`
+              message: `ACME CA (${directoryUrl}) returned an unreadable certificate: ${Thrown.messageOf(cause)}`
             })
         })
         yield* settle(order).pipe(Effect.ignore)

@@ -12,6 +12,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { CertificateIssuer, CertificateIssuerError, Http01ChallengeStore } from "@petstore/domain"
+import { Thrown } from "@petstore/thrown"
 import { Config, Duration, Effect, Exit, Layer, Option, Redacted } from "effect"
 import { rootCertificateFile } from "./LocalCaFiles.js"
 
@@ -24,8 +25,6 @@ export const AcmeConfig = Config.all({
   directoryUrl: Config.URL("PETSTORE_ACME_DIRECTORY_URL").pipe(Config.option),
   email: Config.String("PETSTORE_ACME_EMAIL").pipe(Config.option)
 })
-
-const describe = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
 
 const isAlreadyThere = (cause: unknown) =>
   typeof cause === "object" && cause !== null && "code" in cause && cause.code === "EEXIST"
@@ -46,13 +45,13 @@ const accountKeyIn = (directory: string) =>
     },
     catch: (cause) =>
       new CertificateIssuerError({
-        message: `The ACME account key cannot be kept in ${directory}: ${describe(cause)}`
+        message: `The ACME account key cannot be kept in ${directory}: ${Thrown.messageOf(cause)}`
       })
   })
 
 const loadFailed = (cause: unknown) =>
   new CertificateIssuerError({
-    message: `The certificate authority's code cannot be loaded: ${describe(cause)}`
+    message: `The certificate authority's code cannot be loaded: ${Thrown.messageOf(cause)}`
   })
 
 /** An issuer built on its first use (once, whatever the concurrency); a failed build is tried again next time. */

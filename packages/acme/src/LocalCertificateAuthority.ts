@@ -18,6 +18,7 @@ import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import * as x509 from "@peculiar/x509"
 import { CertificateIssuer, CertificateIssuerError, type Hostname, OrderRef } from "@petstore/domain"
+import { Thrown } from "@petstore/thrown"
 import { Context, Duration, Effect, Layer, Option, Redacted, Schedule } from "effect"
 import { Hex } from "effect/encoding"
 import { rootCertificateFile, rootKeyFile } from "./LocalCaFiles.js"
@@ -64,14 +65,12 @@ const signingAlgorithm = { name: "ECDSA", hash: "SHA-256" } as const
 const dnsName =
   /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/
 
-const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
-
 /** The `code` of a file system error (`ENOENT`, `EEXIST`), if it has one. */
 const errorCode = (error: unknown): unknown =>
   typeof error === "object" && error !== null && "code" in error ? error.code : undefined
 
 const failure = (message: string) => (cause: unknown) =>
-  new CertificateIssuerError({ message: `${message}: ${describe(cause)}` })
+  new CertificateIssuerError({ message: `${message}: ${Thrown.messageOf(cause)}` })
 
 /** The WebCrypto `@peculiar/x509` signs with: node's, passed to each call (no global provider set). */
 const webCrypto = globalThis.crypto

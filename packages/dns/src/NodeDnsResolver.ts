@@ -6,6 +6,7 @@
 import { Resolver } from "node:dns/promises"
 import { isIPv4, isIPv6 } from "node:net"
 import { CaaRecord, type DnsAnswer, DnsResolver } from "@petstore/domain"
+import { Thrown } from "@petstore/thrown"
 import type { Scope } from "effect"
 import {
   Array as Arr,
@@ -117,8 +118,7 @@ const noRecords = (reason: "nxdomain" | "nodata"): DnsAnswer<never> => ({ _tag: 
 export const fromNodeError = (error: unknown): DnsAnswer<never> => {
   const decoded = decodeNodeError(error)
   if (Result.isFailure(decoded)) {
-    const detail = error instanceof Error ? error.message : String(error)
-    return { _tag: "Failure", reason: "other", detail }
+    return { _tag: "Failure", reason: "other", detail: Thrown.messageOf(error) }
   }
   const code = decoded.success.code
   switch (code) {

@@ -46,7 +46,7 @@ describe("NodeDnsResolver.fromNodeError", () => {
     expect(NodeDnsResolver.fromNodeError({ code: 42 })).toStrictEqual({
       _tag: "Failure",
       reason: "other",
-      detail: "[object Object]"
+      detail: '{"code":42}'
     })
   })
 })

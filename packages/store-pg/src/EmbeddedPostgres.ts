@@ -20,6 +20,7 @@ import type { Duplex } from "node:stream"
 import type * as PgClient from "@effect/sql-pg/PgClient"
 import type { PGlite } from "@electric-sql/pglite"
 import type { StorageError } from "@petstore/domain"
+import { Thrown } from "@petstore/thrown"
 import { Data, Duration, Effect, Layer, Option, type Scope } from "effect"
 import type { SqlClient } from "effect/sql"
 import { connectedClientLayer } from "./internal/connectedClientLayer.js"
@@ -55,10 +56,8 @@ export class EmbeddedPostgresError extends Data.TaggedError("EmbeddedPostgresErr
 /** Name of the lock file inside the data directory; it holds the id of the owning process. */
 export const lockFileName = "petstore-embedded.lock"
 
-const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
-
 const fail = (message: string) => (cause: unknown) =>
-  new EmbeddedPostgresError({ message: `${message}: ${describe(cause)}`, cause })
+  new EmbeddedPostgresError({ message: `${message}: ${Thrown.messageOf(cause)}`, cause })
 
 const errorCode = (cause: unknown): string | undefined =>
   typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string"

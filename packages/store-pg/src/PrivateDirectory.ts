@@ -8,6 +8,7 @@
 import { constants } from "node:fs"
 import { mkdir, open } from "node:fs/promises"
 import { resolve } from "node:path"
+import { Thrown } from "@petstore/thrown"
 import { Data, Effect } from "effect"
 
 export class PrivateDirectoryError extends Data.TaggedError("PrivateDirectoryError")<{
@@ -17,8 +18,6 @@ export class PrivateDirectoryError extends Data.TaggedError("PrivateDirectoryErr
 
 /** The mode of a private directory: its owner may do anything, nobody else anything. */
 export const mode = 0o700
-
-const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
 const ensureNow = async (path: string): Promise<void> => {
   // Parents created on the way get the same mode; the umask can only make it stricter.
@@ -55,7 +54,7 @@ export const ensure = (directory: string): Effect.Effect<string, PrivateDirector
     try: () => ensureNow(path),
     catch: (cause) =>
       new PrivateDirectoryError({
-        message: `The directory ${path} cannot be made private: ${describe(cause)}`,
+        message: `The directory ${path} cannot be made private: ${Thrown.messageOf(cause)}`,
         cause
       })
   }).pipe(Effect.as(path))

@@ -8,6 +8,7 @@
 import { randomBytes } from "node:crypto"
 import { readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
+import { Thrown } from "@petstore/thrown"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
 import * as PrivateDirectory from "./PrivateDirectory.js"
 import * as PrivateKeyCipher from "./PrivateKeyCipher.js"
@@ -18,15 +19,13 @@ export const secretFile = "secret-key"
 const isAlreadyThere = (cause: unknown) =>
   typeof cause === "object" && cause !== null && "code" in cause && cause.code === "EEXIST"
 
-const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
-
 /** The secret in `directory`, generated there first if missing (exclusive create: concurrent starts agree). */
 export const fromDirectory = (
   directory: string
 ): Effect.Effect<Redacted.Redacted<string>, PrivateKeyCipher.PrivateKeyCipherError> => {
   const cannotKeep = (cause: unknown) =>
     new PrivateKeyCipher.PrivateKeyCipherError({
-      message: `The secret for private keys cannot be kept in ${directory}: ${describe(cause)}`
+      message: `The secret for private keys cannot be kept in ${directory}: ${Thrown.messageOf(cause)}`
     })
   return PrivateDirectory.ensure(directory).pipe(
     Effect.mapError((error) => cannotKeep(error.cause ?? error.message)),
