@@ -3,16 +3,17 @@
  * gracefully (stops accepting, lets in-flight requests finish, closes storage).
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { OtlpEndpointConfig } from "@petstore/app-config"
 import { JsonLogger, Tracing } from "@petstore/telemetry"
-import { Cause, Effect, Layer, References } from "effect"
+import { Cause, Config, Effect, Layer, References } from "effect"
 import { LogLevelConfig } from "./AppConfig.js"
 import { describeFailure, teardown } from "./Failure.js"
 import { ServerLive } from "./Server.js"
 
-const main = Effect.flatMap(LogLevelConfig, (level) =>
+const main = Effect.flatMap(Config.all([LogLevelConfig, OtlpEndpointConfig]), ([level, endpoint]) =>
   Layer.launch(ServerLive).pipe(
     Effect.provideService(References.MinimumLogLevel, level),
-    Tracing.withTracing("petstore-api")
+    Tracing.withTracing({ serviceName: "petstore-api", endpoint })
   )
 ).pipe(
   Effect.tapCause((cause) =>

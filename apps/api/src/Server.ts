@@ -3,6 +3,7 @@
  * for custom domains (HTTP and HTTPS), the metrics' listener when configured, then the API's HTTP
  * server, which opens its port last.
  */
+import { AdapterConfig } from "@petstore/app-config"
 import { NodeDnsResolver } from "@petstore/dns"
 import {
   applyOperatorApiKey,
@@ -68,6 +69,7 @@ export const ServerLive = Layer.unwrap(
     const metrics = yield* MetricsConfig
     // Read with the rest of the configuration: a bad key stops the process before storage is opened.
     const bootstrapKey = yield* BootstrapKeyConfig
+    const adapters = yield* AdapterConfig
     // The edge is a second front door: when its ports are taken, the API keeps serving (logged loudly).
     const edgeLive = Layer.effectDiscard(
       Effect.flatMap(EdgeServer.EdgeAddresses, ({ http, https }) =>
@@ -97,13 +99,13 @@ export const ServerLive = Layer.unwrap(
           bootstrapKeyLayer(bootstrapKey),
           IdempotencyPurgeLive,
           edgeLive,
-          exclusiveStorageCompanions(storage)
+          exclusiveStorageCompanions(storage, adapters.acme)
         )
       ),
-      Layer.provide(storageLayer(storage)),
+      Layer.provide(storageLayer(storage, adapters.secretKey)),
       Layer.provide(
         Layer.mergeAll(
-          NodeDnsResolver.layerConfig,
+          NodeDnsResolver.layer(adapters.dns),
           platformSettingsLayer,
           rateLimitsLayer,
           rateLimitStoreLayer

@@ -3,21 +3,25 @@
  * certificate authority that goes with it.
  */
 
-import * as CertificateAuthorityConfig from "@petstore/acme/CertificateAuthorityConfig"
+import * as CertificateAuthority from "@petstore/acme/CertificateAuthority"
 import { ApiKeyRepository, domainCheckConfig, runDomainChecks, type StorageError } from "@petstore/domain"
 import { LocalApiKeyAdmin, RemoteApiKeyRepository } from "@petstore/http"
 import { MemoryStore } from "@petstore/store-memory"
 import { EmbeddedPostgres, PgMigrations, PgStore, PrivateKeySecret } from "@petstore/store-pg"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, type Redacted } from "effect"
 import type { StorageChoice } from "./AppConfig.js"
 
-export const storageLayer = (choice: StorageChoice) => {
+/** `secretKey` encrypts the certificates' private keys; none: a secret generated in the data directory. */
+export const storageLayer = (choice: StorageChoice, secretKey?: Redacted.Redacted<string>) => {
   switch (choice._tag) {
     case "Memory":
       return MemoryStore.layer
     case "Postgres":
     case "Embedded":
-      return PgStore.migratedLayer(postgresClient(choice), PrivateKeySecret.cipherLayer(choice.dataDir))
+      return PgStore.migratedLayer(
+        postgresClient(choice),
+        PrivateKeySecret.cipherLayer({ directory: choice.dataDir, secret: secretKey })
+      )
   }
 }
 
@@ -32,11 +36,12 @@ const keyStorageLayer = (choice: StorageChoice) =>
     ? MemoryStore.layer
     : PgStore.layer.pipe(Layer.provide(PgMigrations.layer), Layer.provide(postgresClient(choice)))
 
-/** The certificate authority: ACME when configured, else the local CA kept with the data. */
-export const certificateIssuerLayer = (choice: StorageChoice) =>
-  CertificateAuthorityConfig.issuerLayer(
-    choice._tag === "Memory" ? Option.none() : Option.some(choice.dataDir)
-  )
+/** The certificate authority: `acme` when given, else the local CA kept with the data. */
+export const certificateIssuerLayer = (choice: StorageChoice, acme?: CertificateAuthority.AcmeAccount) =>
+  CertificateAuthority.issuerLayer({
+    dataDirectory: choice._tag === "Memory" ? undefined : choice.dataDir,
+    acme
+  })
 
 /**
  * The API keys for the key CLI. The embedded database admits one process: while a server holds it,
@@ -72,12 +77,12 @@ export const apiKeyStorageLayer = (
  * What a server must run beside storage only it can open (embedded, memory): the key administration
  * for the CLI, and the domain and certificate work a separate worker process would otherwise run.
  */
-export const exclusiveStorageCompanions = (choice: StorageChoice) =>
+export const exclusiveStorageCompanions = (choice: StorageChoice, acme?: CertificateAuthority.AcmeAccount) =>
   choice._tag === "Postgres"
     ? Layer.empty
     : Layer.mergeAll(
         choice._tag === "Embedded" ? LocalApiKeyAdmin.layer({ directory: choice.dataDir }) : Layer.empty,
-        InProcessDomainChecks.pipe(Layer.provide(certificateIssuerLayer(choice)))
+        InProcessDomainChecks.pipe(Layer.provide(certificateIssuerLayer(choice, acme)))
       )
 
 const InProcessDomainChecks = Layer.effectDiscard(

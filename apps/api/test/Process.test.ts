@@ -505,6 +505,12 @@ describe("a bad configuration", () => {
       /PETSTORE_REQUEST_TIMEOUT/
     ],
     ["LOG_LEVEL=loud", { LOG_LEVEL: "loud" }, /LOG_LEVEL/],
+    ["PETSTORE_DNS_SERVERS=localhost", { PETSTORE_DNS_SERVERS: "localhost" }, /PETSTORE_DNS_SERVERS/],
+    [
+      "PETSTORE_ACME_DIRECTORY_URL=not a url",
+      { PETSTORE_ACME_DIRECTORY_URL: "not a url" },
+      /PETSTORE_ACME_DIRECTORY_URL/
+    ],
     [
       "PETSTORE_EDGE_UNKNOWN_NAME_LIMIT=0",
       { PETSTORE_EDGE_UNKNOWN_NAME_LIMIT: "0" },

@@ -5,7 +5,8 @@
  */
 import { hostname } from "node:os"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import * as CertificateAuthorityConfig from "@petstore/acme/CertificateAuthorityConfig"
+import * as CertificateAuthority from "@petstore/acme/CertificateAuthority"
+import { AdapterConfig, OtlpEndpointConfig } from "@petstore/app-config"
 import { NodeDnsResolver } from "@petstore/dns"
 import { domainCheckConfig, platformSettingsLayer, runDomainChecks } from "@petstore/domain"
 import { PgStore, PrivateKeySecret } from "@petstore/store-pg"
@@ -18,19 +19,28 @@ const holder = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(
 /** The data directory keeps what is not in the database: the generated secret, the CA's files. */
 const DataDirConfig = Config.String("PETSTORE_DATA_DIR").pipe(Config.withDefault("./.data"))
 
-const StorageLive = Layer.unwrap(
-  Effect.map(Config.all([Config.Redacted("DATABASE_URL"), DataDirConfig]), ([url, dataDir]) => {
-    const storage = PgStore.migratedLayer(PgStore.clientLayer({ url }), PrivateKeySecret.cipherLayer(dataDir))
-    return Layer.merge(
-      storage,
-      CertificateAuthorityConfig.issuerLayer(Option.some(dataDir)).pipe(Layer.provide(storage))
-    )
-  })
+/** Storage, the certificate authority and the DNS resolver, as configured. */
+const AdaptersLive = Layer.unwrap(
+  Effect.map(
+    Config.all([Config.Redacted("DATABASE_URL"), DataDirConfig, AdapterConfig]),
+    ([url, dataDir, { dns, acme, secretKey }]) => {
+      const storage = PgStore.migratedLayer(
+        PgStore.clientLayer({ url }),
+        PrivateKeySecret.cipherLayer({ directory: dataDir, secret: secretKey })
+      )
+      return Layer.mergeAll(
+        storage,
+        CertificateAuthority.issuerLayer({ dataDirectory: dataDir, acme }).pipe(Layer.provide(storage)),
+        NodeDnsResolver.layer(dns)
+      )
+    }
+  )
 )
 
 const main = Effect.gen(function* () {
   const options = yield* domainCheckConfig(holder)
   const level = yield* Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info"))
+  const endpoint = yield* OtlpEndpointConfig
   const metrics = WorkerMetrics.make()
   // `PETSTORE_WORKER_METRICS_PORT` is the variable's name before the API's metrics had a listener too.
   const listener = yield* MetricsListener.config("PETSTORE_WORKER_METRICS_PORT")
@@ -44,11 +54,11 @@ const main = Effect.gen(function* () {
   return yield* runDomainChecks({ ...options, onRound: metrics.recordRound }).pipe(
     Effect.onInterrupt(() => Effect.logInfo(`petstore worker ${holder} stopping; its leases are given back`)),
     Effect.provideService(References.MinimumLogLevel, level),
-    Tracing.withTracing("petstore-worker")
+    Tracing.withTracing({ serviceName: "petstore-worker", endpoint })
   )
 }).pipe(
   Effect.scoped,
-  Effect.provide(Layer.mergeAll(StorageLive, NodeDnsResolver.layerConfig, platformSettingsLayer)),
+  Effect.provide(Layer.merge(AdaptersLive, platformSettingsLayer)),
   Effect.tapCause((cause) =>
     Cause.hasInterruptsOnly(cause)
       ? Effect.void

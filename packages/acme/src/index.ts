@@ -4,5 +4,5 @@
  * the process (the embedded default's `tls internal`).
  */
 export * as AcmeCertificateIssuer from "./AcmeCertificateIssuer.js"
-export * as CertificateAuthorityConfig from "./CertificateAuthorityConfig.js"
+export * as CertificateAuthority from "./CertificateAuthority.js"
 export * as LocalCertificateAuthority from "./LocalCertificateAuthority.js"

@@ -1,11 +1,11 @@
 /**
- * The list of DNS servers to ask, as written in `PETSTORE_DNS_SERVERS`: comma-separated IP literals,
- * each optionally with a port (`192.0.2.53`, `192.0.2.53:8053`, `2001:db8::53`, `[2001:db8::53]:8053`).
+ * The list of DNS servers to ask, as an operator writes it: comma-separated IP literals, each
+ * optionally with a port (`192.0.2.53`, `192.0.2.53:8053`, `2001:db8::53`, `[2001:db8::53]:8053`).
  * Checked strictly here because Node's own `setServers` parses loosely (a port of 99999 wraps
  * around) and even aborts the process on some inputs (`127.0.0.1:0`).
  */
 import { isIPv4, isIPv6 } from "node:net"
-import { Result } from "effect"
+import { Effect, Result, Schema, SchemaGetter, SchemaIssue } from "effect"
 
 const withPort = (host: string, port: string | undefined, bracket: boolean): string => {
   if (port === undefined) return host
@@ -51,8 +51,8 @@ export const parseServer = (text: string): Result.Result<string, string> => {
 }
 
 /**
- * A comma-separated list of servers (the value of `PETSTORE_DNS_SERVERS`): at least one, each as
- * {@link parseServer} takes it; spaces around entries are ignored. The failure names every bad entry.
+ * A comma-separated list of servers: at least one, each as {@link parseServer} takes it; spaces
+ * around entries are ignored. The failure names every bad entry.
  */
 export const parseServers = (text: string): Result.Result<ReadonlyArray<string>, string> => {
   if (text.trim() === "")
@@ -69,3 +69,19 @@ export const parseServers = (text: string): Result.Result<ReadonlyArray<string>,
     ? Result.succeed(servers)
     : Result.fail(`invalid DNS servers: ${problems.join("; ")}`)
 }
+
+/**
+ * The text of a server list decoded into `NodeDnsResolver.Options["servers"]` by {@link parseServers}:
+ * its failure names every bad entry.
+ */
+export const ServerList = Schema.String.pipe(
+  Schema.decodeTo(Schema.Array(Schema.String), {
+    decode: SchemaGetter.transformEffect((text) =>
+      Result.match(parseServers(text), {
+        onFailure: (rule) => Effect.fail(new SchemaIssue.InvalidValue({ message: rule })),
+        onSuccess: Effect.succeed
+      })
+    ),
+    encode: SchemaGetter.transform((servers) => servers.join(","))
+  })
+)

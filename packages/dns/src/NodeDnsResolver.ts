@@ -10,7 +10,6 @@ import { Thrown } from "@petstore/thrown"
 import type { Scope } from "effect"
 import {
   Array as Arr,
-  Config,
   Duration,
   Effect,
   Layer,
@@ -22,15 +21,15 @@ import {
   SchemaParser,
   SchemaTransformation
 } from "effect"
-import { parseServer, parseServers } from "./DnsServers.js"
+import { parseServer } from "./DnsServers.js"
 
 export interface Options {
   /** Servers as `host`, `host:port` or `[v6]:port` (see `DnsServers.parseServer`); default: the system's. */
-  readonly servers?: ReadonlyArray<string>
+  readonly servers?: ReadonlyArray<string> | undefined
   /** How long to wait for one server's answer to one try; default: Node's. */
-  readonly timeout?: Duration.Input
+  readonly timeout?: Duration.Input | undefined
   /** How many times each server is asked before giving up; default: Node's (4). */
-  readonly tries?: number
+  readonly tries?: number | undefined
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -228,8 +227,8 @@ const resolverSettings = (options: Options): Result.Result<Settings, Error> => {
 
 /**
  * A resolver on its own c-ares channel, cancelled when the scope closes. Options that cannot work
- * (an invalid server, a zero timeout) are a defect: check `PETSTORE_DNS_SERVERS` with
- * `DnsServers.parseServers` first.
+ * (an invalid server, a zero timeout) are a defect: decode a server list an operator wrote with
+ * `DnsServers.ServerList` first.
  */
 export const make = (options: Options = {}): Effect.Effect<DnsResolver["Service"], never, Scope.Scope> =>
   Effect.gen(function* () {
@@ -278,43 +277,3 @@ export const make = (options: Options = {}): Effect.Effect<DnsResolver["Service"
 /** The `DnsResolver` port on a Node resolver built with `options` (see {@link make}). */
 export const layer = (options: Options = {}): Layer.Layer<DnsResolver> =>
   Layer.effect(DnsResolver, make(options))
-
-/** `PETSTORE_DNS_SERVERS`' list, checked by {@link parseServers}: its failure names every bad entry. */
-const ServerList = Schema.String.pipe(
-  Schema.decodeTo(Schema.Array(Schema.String), {
-    decode: SchemaGetter.transformEffect((text) =>
-      Result.match(parseServers(text), {
-        onFailure: (rule) => Effect.fail(new SchemaIssue.InvalidValue({ message: rule })),
-        onSuccess: Effect.succeed
-      })
-    ),
-    encode: SchemaGetter.transform((servers) => servers.join(","))
-  })
-)
-
-/**
- * The resolver as configured by the environment: `PETSTORE_DNS_SERVERS` (comma-separated `host:port`,
- * default the system's), `PETSTORE_DNS_TIMEOUT` (per try, default 2 seconds) and `PETSTORE_DNS_TRIES`
- * (default 2). Invalid values fail the configuration, naming the variable.
- */
-export const optionsConfig: Config.Config<Options> = Config.all({
-  servers: Config.option(Config.schema(ServerList, "PETSTORE_DNS_SERVERS")),
-  timeout: Config.Duration("PETSTORE_DNS_TIMEOUT").pipe(Config.withDefault(Duration.seconds(2))),
-  tries: Config.schema(
-    Schema.Int.check(
-      Schema.isBetween({ minimum: 1, maximum: 10 }, { message: "must be an integer from 1 to 10" })
-    ),
-    "PETSTORE_DNS_TRIES"
-  ).pipe(Config.withDefault(2))
-}).pipe(
-  Config.map(({ servers, timeout, tries }) =>
-    Option.match(servers, {
-      onNone: () => ({ timeout, tries }),
-      onSome: (list) => ({ servers: list, timeout, tries })
-    })
-  )
-)
-
-export const layerConfig: Layer.Layer<DnsResolver, Config.ConfigError> = Layer.unwrap(
-  Effect.map(optionsConfig, layer)
-)

@@ -1,8 +1,9 @@
 /**
- * The `PETSTORE_DNS_SERVERS` list: what it accepts (normalised for Node's resolver) and refuses.
+ * A list of DNS servers as an operator writes it: what it accepts (normalised for Node's resolver) and
+ * refuses, and the same as a Schema decoding the text.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Result } from "effect"
+import { Effect, Result, Schema } from "effect"
 import { DnsServers } from "../src/index.js"
 
 const accepted = (text: string): ReadonlyArray<string> => Result.getOrThrow(DnsServers.parseServers(text))
@@ -63,4 +64,22 @@ describe("DnsServers.parseServers", () => {
   it("parseServer normalises one entry", () => {
     expect(DnsServers.parseServer(" [2001:db8::1] ")).toStrictEqual(Result.succeed("2001:db8::1"))
   })
+})
+
+describe("DnsServers.ServerList", () => {
+  const decode = Schema.decodeUnknownEffect(DnsServers.ServerList)
+
+  it.effect("decodes the text into the normalised servers", () =>
+    Effect.gen(function* () {
+      expect(yield* decode(" 127.0.0.1:8053 , [::1]")).toStrictEqual(["127.0.0.1:8053", "::1"])
+    })
+  )
+
+  it.effect("fails with the message of parseServers, naming every bad entry", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(decode("localhost,127.0.0.1:0"))
+      expect(error.message).toContain('entry 1: "localhost" is not an IP address')
+      expect(error.message).toContain('entry 2: port "0" must be a number from 1 to 65535')
+    })
+  )
 })

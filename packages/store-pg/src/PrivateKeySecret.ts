@@ -1,15 +1,15 @@
 /**
- * Where the secret that encrypts private keys at rest comes from: `PETSTORE_SECRET_KEY`, or, unset, a
- * random secret generated once into a file of the data directory (mode 0600, in the directory made
- * private by `PrivateDirectory.ensure`). The file suits one machine (the API and the worker sharing
- * it); replicas on several machines must share the variable, or each would fail to read the others'
- * keys.
+ * Where the secret that encrypts private keys at rest comes from: the one the options give, or, none
+ * given, a random secret generated once into a file of the data directory (mode 0600, in the directory
+ * made private by `PrivateDirectory.ensure`). The file suits one machine (the API and the worker
+ * sharing it); replicas on several machines must be given the same secret, or each would fail to read
+ * the others' keys.
  */
 import { randomBytes } from "node:crypto"
 import { readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Thrown } from "@petstore/thrown"
-import { Config, Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import * as PrivateDirectory from "./PrivateDirectory.js"
 import * as PrivateKeyCipher from "./PrivateKeyCipher.js"
 
@@ -46,23 +46,27 @@ export const fromDirectory = (
   )
 }
 
-/** The cipher keyed by `PETSTORE_SECRET_KEY`, else by the secret kept in `directory`. */
-export const cipherLayer = (
-  directory: string
-): Layer.Layer<
-  PrivateKeyCipher.PrivateKeyCipher,
-  PrivateKeyCipher.PrivateKeyCipherError | Config.ConfigError
-> =>
-  Layer.unwrap(
-    Effect.gen(function* () {
-      const configured = yield* Config.Redacted("PETSTORE_SECRET_KEY").pipe(Config.option)
-      const secret = Option.isSome(configured)
-        ? configured.value
-        : yield* Effect.tap(fromDirectory(directory), () =>
+export interface Options {
+  /** Where a generated secret is kept when none is given. */
+  readonly directory: string
+  /** The secret; omitted: the one kept in `directory`, generated there first if missing. */
+  readonly secret?: Redacted.Redacted<string> | undefined
+}
+
+/** The cipher keyed by the given secret, else by the secret kept in the directory. */
+export const cipherLayer = ({
+  directory,
+  secret
+}: Options): Layer.Layer<PrivateKeyCipher.PrivateKeyCipher, PrivateKeyCipher.PrivateKeyCipherError> =>
+  secret === undefined
+    ? Layer.unwrap(
+        fromDirectory(directory).pipe(
+          Effect.tap(() =>
             Effect.logInfo(
-              `PETSTORE_SECRET_KEY is unset: private keys are encrypted with the secret in ${directory}`
+              `no secret for private keys was given: they are encrypted with the secret kept in ${directory}`
             )
-          )
-      return PrivateKeyCipher.layer(secret)
-    })
-  )
+          ),
+          Effect.map(PrivateKeyCipher.layer)
+        )
+      )
+    : PrivateKeyCipher.layer(secret)

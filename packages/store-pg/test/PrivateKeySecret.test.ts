@@ -1,11 +1,11 @@
 /**
- * Where the secret for private keys comes from: `PETSTORE_SECRET_KEY`, or a file generated once in
- * the (private) data directory, readable by its owner only, which concurrent starts agree on.
+ * Where the secret for private keys comes from: the one given, or a file generated once in the
+ * (private) data directory, readable by its owner only, which concurrent starts agree on.
  */
 import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { PrivateKeyCipher, PrivateKeySecret } from "../src/index.js"
 import { temporaryDirectory } from "./temporaryDirectory.js"
 
@@ -29,9 +29,6 @@ const sameSecret = (
       Effect.match({ onFailure: () => false, onSuccess: (decrypted) => Redacted.value(decrypted) === pem })
     )
   })
-
-const withEnvironment = (environment: Record<string, string>) =>
-  Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(environment)))
 
 describe("PrivateKeySecret", () => {
   it.live("generates the secret once into a file of the directory, mode 0600 in a 0700 directory", () =>
@@ -87,13 +84,14 @@ describe("PrivateKeySecret", () => {
     )
   )
 
-  it.live("PETSTORE_SECRET_KEY wins over the file, which is then not created", () =>
+  it.live("a given secret wins over the file, which is then not created", () =>
     Effect.scoped(
       Effect.gen(function* () {
         const directory = join(yield* temporaryDirectory, "data")
-        const configured = PrivateKeySecret.cipherLayer(directory).pipe(
-          withEnvironment({ PETSTORE_SECRET_KEY: "the configured secret" })
-        )
+        const configured = PrivateKeySecret.cipherLayer({
+          directory,
+          secret: Redacted.make("the configured secret")
+        })
         expect(
           yield* sameSecret(configured, PrivateKeyCipher.layer(Redacted.make("the configured secret")))
         ).toBe(true)
@@ -105,7 +103,7 @@ describe("PrivateKeySecret", () => {
         )
         expect(created).toBe(false)
 
-        const generated = PrivateKeySecret.cipherLayer(directory).pipe(withEnvironment({}))
+        const generated = PrivateKeySecret.cipherLayer({ directory })
         const fromFile = Effect.map(PrivateKeySecret.fromDirectory(directory), PrivateKeyCipher.layer)
         expect(yield* sameSecret(generated, Layer.unwrap(fromFile))).toBe(true)
         expect(yield* sameSecret(generated, configured)).toBe(false)

@@ -1,6 +1,6 @@
 /**
- * Traces reach a collector over OTLP/HTTP when the endpoint is configured, nested as they ran; with
- * no endpoint, no tracer runs at all.
+ * Traces reach a collector over OTLP/HTTP when an endpoint is given, nested as they ran; with none
+ * (whatever the environment says), no tracer runs at all.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, References } from "effect"
@@ -22,10 +22,10 @@ describe("withTracing", () => {
         Effect.andThen(Effect.void.pipe(Effect.withSpan("sibling"))),
         Effect.withSpan("parent")
       )
-      // The exporter itself reads the endpoint through the configuration (the environment in production).
+      // Nothing in the environment: the endpoint given is the one used.
       yield* job.pipe(
-        Tracing.withTracing("petstore-test"),
-        withEnvironment({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url })
+        Tracing.withTracing({ serviceName: "petstore-test", endpoint: collector.url }),
+        withEnvironment({})
       )
       const byName = new Map(collector.spans.map((span) => [span.name, span]))
       expect([...byName.keys()].sort()).toEqual(["child", "parent", "sibling"])
@@ -37,11 +37,23 @@ describe("withTracing", () => {
     })
   )
 
+  it.effect("OpenTelemetry's own settings still apply: OTEL_TRACES_EXPORTER=none exports nothing", () =>
+    Effect.gen(function* () {
+      const collector = yield* startCollector()
+      yield* Effect.void.pipe(
+        Effect.withSpan("unseen"),
+        Tracing.withTracing({ serviceName: "petstore-test", endpoint: collector.url }),
+        withEnvironment({ OTEL_TRACES_EXPORTER: "none" })
+      )
+      expect(collector.spans).toEqual([])
+    })
+  )
+
   it.effect("without an endpoint, runs with the tracer disabled", () =>
     Effect.gen(function* () {
       const enabled = yield* References.TracerEnabled.pipe(
-        Tracing.withTracing("petstore-test"),
-        withEnvironment({})
+        Tracing.withTracing({ serviceName: "petstore-test" }),
+        withEnvironment({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" })
       )
       expect(enabled).toBe(false)
     })

@@ -1,19 +1,19 @@
 /**
- * Which certificate authority issues the custom domains' certificates, from configuration:
- * `PETSTORE_ACME_DIRECTORY_URL` set, an ACME CA (with `PETSTORE_ACME_EMAIL` as the account's contact
- * and its account key kept once in the data directory); unset, the local CA kept in the data directory
- * (in memory when there is none), so a server started with no configuration shows the whole lifecycle
- * with no network. The ACME CA's HTTPS endpoint is trusted through the standard NODE_EXTRA_CA_CERTS.
+ * Which certificate authority issues the custom domains' certificates, as the options say: an ACME
+ * CA when one is given (its account key kept once in the data directory), else the local CA kept in
+ * the data directory (in memory when there is none), so a server started with no configuration shows
+ * the whole lifecycle with no network. The ACME CA's HTTPS endpoint is trusted through the standard
+ * NODE_EXTRA_CA_CERTS.
  *
  * The CA code (acme-client, X.509) is loaded on the first certificate to issue, not at start-up: it
  * costs most of a second, which a server that never issues (or not yet) should not pay to start.
- * Import this module by its own path (`@petstore/acme/CertificateAuthorityConfig`) to keep it so.
+ * Import this module by its own path (`@petstore/acme/CertificateAuthority`) to keep it so.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { CertificateIssuer, CertificateIssuerError, Http01ChallengeStore } from "@petstore/domain"
 import { Thrown } from "@petstore/thrown"
-import { Config, Duration, Effect, Exit, Layer, Option, Redacted } from "effect"
+import { Duration, Effect, Exit, Layer, Redacted } from "effect"
 import { rootCertificateFile } from "./LocalCaFiles.js"
 
 /** The ACME account key's file in the data directory. */
@@ -21,10 +21,18 @@ export const accountKeyFile = "acme-account.pem"
 /** The local CA's directory in the data directory (its `root.crt` is what a browser must trust). */
 export const internalCaDirectory = "internal-ca"
 
-export const AcmeConfig = Config.all({
-  directoryUrl: Config.URL("PETSTORE_ACME_DIRECTORY_URL").pipe(Config.option),
-  email: Config.String("PETSTORE_ACME_EMAIL").pipe(Config.option)
-})
+/** An ACME CA to order from: its directory, and the account's contact. */
+export interface AcmeAccount {
+  readonly directoryUrl: URL
+  readonly email?: string | undefined
+}
+
+export interface Options {
+  /** Where the CA keeps its files (the local CA, the ACME account key); omitted: nothing is kept. */
+  readonly dataDirectory?: string | undefined
+  /** The ACME CA that issues; omitted: the local CA. */
+  readonly acme?: AcmeAccount | undefined
+}
 
 const isAlreadyThere = (cause: unknown) =>
   typeof cause === "object" && cause !== null && "code" in cause && cause.code === "EEXIST"
@@ -67,50 +75,40 @@ const onFirstUse = (
       })
   )
 
-/** The configured issuer; `dataDirectory` none: nothing is kept (memory storage). */
-export const issuerLayer = (
-  dataDirectory: Option.Option<string>
-): Layer.Layer<CertificateIssuer, Config.ConfigError, Http01ChallengeStore> =>
+/** The issuer the options choose (see the module's comment). */
+export const issuerLayer = (options: Options): Layer.Layer<CertificateIssuer, never, Http01ChallengeStore> =>
   Layer.effect(
     CertificateIssuer,
     Effect.gen(function* () {
-      const { directoryUrl, email } = yield* AcmeConfig
-      if (Option.isNone(directoryUrl)) {
-        const directory = Option.map(dataDirectory, (root) => join(root, internalCaDirectory))
+      const { dataDirectory, acme } = options
+      if (acme === undefined) {
+        const directory = dataDirectory === undefined ? undefined : join(dataDirectory, internalCaDirectory)
         yield* Effect.logInfo(
-          Option.match(directory, {
-            onNone: () =>
-              "certificates come from a local CA kept in memory (PETSTORE_ACME_DIRECTORY_URL is unset)",
-            onSome: (path) =>
-              `certificates come from the local CA in ${path} (PETSTORE_ACME_DIRECTORY_URL is unset); trust ${join(path, rootCertificateFile)} to browse the edge`
-          })
+          directory === undefined
+            ? "certificates come from a local CA kept in memory (no ACME CA is configured)"
+            : `certificates come from the local CA in ${directory} (no ACME CA is configured); trust ${join(directory, rootCertificateFile)} to browse the edge`
         )
         return yield* onFirstUse(
           Effect.tryPromise({ try: () => import("./LocalCertificateAuthority.js"), catch: loadFailed }).pipe(
             Effect.flatMap((local) =>
-              Effect.map(
-                local.make(Option.isSome(directory) ? { directory: directory.value } : {}),
-                local.asIssuer
-              )
+              Effect.map(local.make(directory === undefined ? {} : { directory }), local.asIssuer)
             )
           )
         )
       }
       const challenges = yield* Http01ChallengeStore
-      yield* Effect.logInfo(`certificates come from the ACME CA at ${directoryUrl.value.href}`)
+      yield* Effect.logInfo(`certificates come from the ACME CA at ${acme.directoryUrl.href}`)
       return yield* onFirstUse(
         Effect.gen(function* () {
-          const accountKeyPem = Option.isSome(dataDirectory)
-            ? yield* accountKeyIn(dataDirectory.value)
-            : undefined
-          const acme = yield* Effect.tryPromise({
+          const accountKeyPem = dataDirectory === undefined ? undefined : yield* accountKeyIn(dataDirectory)
+          const issuer = yield* Effect.tryPromise({
             try: () => import("./AcmeCertificateIssuer.js"),
             catch: loadFailed
           })
-          return yield* acme
+          return yield* issuer
             .make({
-              directoryUrl: directoryUrl.value.href,
-              ...(Option.isSome(email) ? { email: email.value } : {}),
+              directoryUrl: acme.directoryUrl.href,
+              ...(acme.email === undefined ? {} : { email: acme.email }),
               ...(accountKeyPem === undefined ? {} : { accountKeyPem })
             })
             .pipe(Effect.provideService(Http01ChallengeStore, challenges))
