@@ -13,12 +13,21 @@ export interface ApiErrorClass<E extends ApiError> extends Schema.Top {
   readonly prototype: E
 }
 
+/** Statuses already read: errors are made while requests are answered. */
+const statuses = new WeakMap<Schema.Top, number>()
+
 /**
  * The HTTP status `Class` answers with: its `httpApiStatus`, read as `HttpApi` reads it (an error
  * without one would answer 500; every class of `ApiErrors` has one).
  */
-export const apiErrorStatus = (Class: Schema.Top & { readonly prototype: ApiError }): number =>
-  Schema.resolveAnnotations(Class)?.httpApiStatus ?? 500
+export const apiErrorStatus = (Class: Schema.Top & { readonly prototype: ApiError }): number => {
+  let status = statuses.get(Class)
+  if (status === undefined) {
+    status = Schema.resolveAnnotations(Class)?.httpApiStatus ?? 500
+    statuses.set(Class, status)
+  }
+  return status
+}
 
 /** An error of `Class` with `code` and `message`, and the class's status. */
 export const apiError = <E extends ApiError>(Class: ApiErrorClass<E>, code: E["code"], message: string): E =>
