@@ -6,8 +6,9 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { Unavailable } from "./ApiErrors.js"
+import { NamedClass } from "./NamedClass.js"
 
-export class Health extends Schema.Class<Health>("Health")({
+export class Health extends NamedClass<Health>("Health")({
   status: Schema.Literal("ok"),
   checks: Schema.optionalKey(Schema.Record(Schema.String, Schema.String))
 }) {}

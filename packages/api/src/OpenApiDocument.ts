@@ -1,151 +1,127 @@
 /**
- * Corrections to the generated OpenAPI document, so that it describes what the server really sends,
- * in the shape clients already know: the response headers every answer carries (the operations declare
- * none), component names without the `Encoded` suffix `HttpApi` gives a schema whose wire form differs
- * from its value (a class, a date), a one-word enumeration without its `anyOf` wrapper, and each
- * parameter's description next to it as well as in its schema.
+ * What the OpenAPI document says beyond what `HttpApi` generates: the response headers the server
+ * sends (`HttpApi` documents none of them) and each parameter's description next to it. They are
+ * declared where they arise, as OpenAPI transforms the document is generated with (no text of the
+ * generated document is searched or rewritten):
+ * - `serviceResponseHeaders`, the API's transform: what every answer carries (`X-Request-Id`), what a
+ *   status implies (a 401's challenge, a 503's and a 429's `Retry-After`, read from the error classes'
+ *   statuses), and the rate-limit headers on every answer of an operation that is rate limited (one
+ *   that can answer 429);
+ * - `withResponseHeaders` and `withHeadersOnEveryResponse`, an operation's transform: what that one
+ *   operation adds (the next page's `Link`, a created animal's `Location`, a deprecation).
  */
+import { RateLimited, Unauthorized, Unavailable, unavailableRetryAfterSeconds } from "./ApiErrors.js"
+import { apiErrorStatus } from "./ErrorBody.js"
 
 type Json = Record<string, unknown>
+
+/** Response headers as the OpenAPI document states them, by name. */
+export type DocumentedHeaders = Readonly<Record<string, Json>>
 
 const isObject = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-const header = (description: string, example?: string): Json => ({
+/** A response header of the document: what it means and an example of its value. */
+export const responseHeader = (description: string, example?: string): Json => ({
   description,
   schema: { type: "string", ...(example === undefined ? {} : { example }) }
 })
 
-const requestIdHeader = header("Echoes the request's X-Request-Id, or a generated one.")
-
-const deprecationHeaders: Json = {
-  Deprecation: header("RFC 9745: deprecated since 2026-11-25.", "@1795564800"),
-  Sunset: header("RFC 8594: removed on this date.", "Thu, 05 Dec 2030 00:00:00 GMT"),
-  Link: header("RFC 8288: the successor operation.", '</v1/pets>; rel="successor-version"')
+const requestIdHeaders: DocumentedHeaders = {
+  "X-Request-Id": responseHeader("Echoes the request's X-Request-Id, or a generated one.")
 }
 
-const extraHeaders: Record<string, Record<string, Json>> = {
-  listPets: {
-    "200": {
-      Link: header(
-        "RFC 8288: the next page, when more animals match.",
-        '</v1/pets?limit=20&after=123>; rel="next"'
-      )
-    }
-  },
-  createPet: {
-    "201": {
-      Location: header("Where the created animal is.", "/v1/pets/123"),
-      "Idempotent-Replayed": header(
-        "`true` when this answer replays an earlier request with the same Idempotency-Key."
-      )
-    }
-  }
+const unauthorizedHeaders: DocumentedHeaders = {
+  "WWW-Authenticate": responseHeader("RFC 6750 challenge.", 'Bearer realm="petstore", error="invalid_token"')
+}
+
+const unavailableHeaders: DocumentedHeaders = {
+  "Retry-After": responseHeader("Seconds to wait before retrying.", String(unavailableRetryAfterSeconds))
 }
 
 /** IETF httpapi ratelimit-headers, draft 11: on every answer of an operation that is rate limited. */
-const rateLimitHeaders: Json = {
-  "RateLimit-Policy": header(
+const rateLimitHeaders: DocumentedHeaders = {
+  "RateLimit-Policy": responseHeader(
     "The limit that applies: requests per window (`w`, seconds), per API key or, without a valid key, per client address.",
     '"api-key";q=10000;w=60'
   ),
-  RateLimit: header(
+  RateLimit: responseHeader(
     "What is left of it: requests (`r`) and seconds until the bucket is full again (`t`).",
     '"api-key";r=9999;t=1'
   )
 }
 
-const unauthorizedHeaders: Json = {
-  "WWW-Authenticate": header("RFC 6750 challenge.", 'Bearer realm="petstore", error="invalid_token"')
+const rateLimitedHeaders: DocumentedHeaders = {
+  "Retry-After": responseHeader("Seconds until the next request is allowed.", "20")
 }
 
-/** `#/components/schemas/PetEncoded` → `#/components/schemas/Pet`, wherever a reference occurs. */
-const renameReferences = (value: unknown, renamed: ReadonlyMap<string, string>): unknown => {
-  if (Array.isArray(value)) return value.map((item) => renameReferences(item, renamed))
-  if (!isObject(value)) return value
-  const result: Json = {}
-  for (const [key, item] of Object.entries(value)) {
-    result[key] =
-      key === "$ref" && typeof item === "string"
-        ? (renamed.get(item) ?? item)
-        : renameReferences(item, renamed)
+const unauthorized = String(apiErrorStatus(Unauthorized))
+const unavailable = String(apiErrorStatus(Unavailable))
+const rateLimited = String(apiErrorStatus(RateLimited))
+
+/** Each response of `operation` (an operation object of the document) with its status. */
+const eachResponse = (operation: Json, f: (response: Json, status: string, responses: Json) => void) => {
+  const responses = operation.responses
+  if (!isObject(responses)) return
+  for (const [status, response] of Object.entries(responses)) {
+    if (isObject(response)) f(response, status, responses)
   }
-  return result
 }
 
-/** Component schemas under the names of their values, when no other schema has that name. */
-const withoutEncodedSuffix = (document: Json): Json => {
-  const components = isObject(document.components) ? document.components : undefined
-  if (components === undefined || !isObject(components.schemas)) return document
-  const schemas = components.schemas
-  const names = new Map<string, string>()
-  for (const name of Object.keys(schemas)) {
-    const plain = name.replace(/Encoded$/, "")
-    names.set(name, plain !== name && !(plain in schemas) ? plain : name)
+const addHeaders = (response: Json, headers: DocumentedHeaders) => {
+  response.headers = { ...(isObject(response.headers) ? response.headers : {}), ...headers }
+}
+
+/** An operation's transform: `headers` on the responses of the statuses it names. */
+export const withResponseHeaders =
+  (headers: Readonly<Record<number, DocumentedHeaders>>) =>
+  (operation: Json): Json => {
+    eachResponse(operation, (response, status) => {
+      const added = headers[Number(status)]
+      if (added !== undefined) addHeaders(response, added)
+    })
+    return operation
   }
-  const renamed = new Map<string, string>()
-  for (const [from, to] of names) {
-    if (from !== to) renamed.set(`#/components/schemas/${from}`, `#/components/schemas/${to}`)
+
+/** An operation's transform: `headers` on every one of its responses. */
+export const withHeadersOnEveryResponse =
+  (headers: DocumentedHeaders) =>
+  (operation: Json): Json => {
+    eachResponse(operation, (response) => addHeaders(response, headers))
+    return operation
   }
-  if (renamed.size === 0) return document
-  const corrected = renameReferences(document, renamed)
-  if (!isObject(corrected) || !isObject(corrected.components) || !isObject(corrected.components.schemas))
-    return document
-  const correctedSchemas = corrected.components.schemas
-  corrected.components.schemas = Object.fromEntries(
-    Object.entries(correctedSchemas).map(([name, schema]) => [names.get(name) ?? name, schema])
-  )
-  return corrected
+
+/** A parameter says what it is for, as its schema does. */
+const describeParameter = (parameter: unknown) => {
+  if (!isObject(parameter) || parameter.description !== undefined || !isObject(parameter.schema)) return
+  if (typeof parameter.schema.description === "string") parameter.description = parameter.schema.description
 }
 
-/** `anyOf` with one member is that member (`HttpApi` wraps a one-word enumeration so). */
-const withoutSingleAnyOf = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(withoutSingleAnyOf)
-  if (!isObject(value)) return value
-  const result: Json = {}
-  for (const [key, item] of Object.entries(value)) result[key] = withoutSingleAnyOf(item)
-  const members = result.anyOf
-  if (!Array.isArray(members) || members.length !== 1 || !isObject(members[0])) return result
-  const { anyOf: _single, ...rest } = result
-  return { ...members[0], ...rest }
+/** What every operation's answers carry, after what the operation declares itself. */
+const withServiceHeaders = (operation: Json) => {
+  for (const parameter of Array.isArray(operation.parameters) ? operation.parameters : []) {
+    describeParameter(parameter)
+  }
+  eachResponse(operation, (response, status, responses) => {
+    response.headers = {
+      ...requestIdHeaders,
+      ...(isObject(response.headers) ? response.headers : {}),
+      ...(status === unauthorized ? unauthorizedHeaders : {}),
+      ...(status === unavailable ? unavailableHeaders : {}),
+      // An operation that can answer 429 is rate limited, whatever it answers.
+      ...(isObject(responses[rateLimited]) ? rateLimitHeaders : {}),
+      ...(status === rateLimited ? rateLimitedHeaders : {})
+    }
+  })
 }
 
-/** Applies the corrections; the input is the document `OpenApi.fromApi` generated. */
-export const correctOpenApiDocument = (generated: Record<string, unknown>): Record<string, unknown> => {
-  const simplified = withoutSingleAnyOf(withoutEncodedSuffix(generated))
-  const document = isObject(simplified) ? simplified : generated
+/** The API's transform: `withServiceHeaders` on every operation of the generated document. */
+export const serviceResponseHeaders = (document: Json): Json => {
   const paths = isObject(document.paths) ? document.paths : {}
   for (const pathItem of Object.values(paths)) {
     if (!isObject(pathItem)) continue
     for (const operation of Object.values(pathItem)) {
-      if (!isObject(operation) || !isObject(operation.responses)) continue
-      const responses = operation.responses
-      const operationId =
-        typeof operation.operationId === "string" ? operation.operationId.split(".").pop() : undefined
-      // A parameter says what it is for, as its schema does.
-      for (const parameter of Array.isArray(operation.parameters) ? operation.parameters : []) {
-        if (!isObject(parameter) || parameter.description !== undefined || !isObject(parameter.schema))
-          continue
-        if (typeof parameter.schema.description === "string")
-          parameter.description = parameter.schema.description
-      }
-      for (const [status, response] of Object.entries(responses)) {
-        if (!isObject(response)) continue
-        const headers: Json = {
-          "X-Request-Id": requestIdHeader,
-          ...(isObject(response.headers) ? response.headers : {})
-        }
-        if (operation.deprecated === true) Object.assign(headers, deprecationHeaders)
-        if (status === "401") Object.assign(headers, unauthorizedHeaders)
-        if (status === "503") headers["Retry-After"] = header("Seconds to wait before retrying.", "5")
-        // An operation that can answer 429 is rate limited, whatever it answers.
-        if (isObject(responses["429"])) Object.assign(headers, rateLimitHeaders)
-        if (status === "429")
-          headers["Retry-After"] = header("Seconds until the next request is allowed.", "20")
-        const specific = operationId === undefined ? undefined : extraHeaders[operationId]?.[status]
-        if (specific !== undefined) Object.assign(headers, specific)
-        response.headers = headers
-      }
+      if (isObject(operation)) withServiceHeaders(operation)
     }
   }
   return document

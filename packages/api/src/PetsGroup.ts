@@ -14,6 +14,7 @@ import {
   Pets
 } from "@petstore/domain"
 import { Schema } from "effect"
+import { flow } from "effect/Function"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
@@ -21,7 +22,8 @@ import * as OpenApi from "effect/http-api/OpenApi"
 import { Conflict, Gone, IdempotencyKeyReused, InvalidRequest, NotFound } from "./ApiErrors.js"
 import { Authentication } from "./Authentication.js"
 import { takesJsonBody } from "./BodyOperation.js"
-import { GetPetDeprecation } from "./Deprecation.js"
+import { GetPetDeprecation, getPetDeprecationDocumentation, getPetRemovalDay } from "./Deprecation.js"
+import { responseHeader, withHeadersOnEveryResponse, withResponseHeaders } from "./OpenApiDocument.js"
 import { describeParameters, integerParameter, literalParameter } from "./QueryParameters.js"
 
 export const ListPetsParameters = Schema.Struct({
@@ -49,18 +51,28 @@ const listPets = HttpApiEndpoint.get("listPets", "/pets", {
   )
   .annotate(
     OpenApi.Transform,
-    describeParameters({
-      limit: {
-        value: ListLimit,
-        description: `How many animals a page holds at most (${listLimitMin} to ${listLimitMax}).`
-      },
-      status: { value: PetStatus },
-      after: {
-        value: PetId,
-        description:
-          'Keyset cursor: only animals whose id is greater. Taken from the `Link rel="next"` header.'
-      }
-    })
+    flow(
+      describeParameters({
+        limit: {
+          value: ListLimit,
+          description: `How many animals a page holds at most (${listLimitMin} to ${listLimitMax}).`
+        },
+        status: { value: PetStatus },
+        after: {
+          value: PetId,
+          description:
+            'Keyset cursor: only animals whose id is greater. Taken from the `Link rel="next"` header.'
+        }
+      }),
+      withResponseHeaders({
+        200: {
+          Link: responseHeader(
+            "RFC 8288: the next page, when more animals match.",
+            '</v1/pets?limit=20&after=123>; rel="next"'
+          )
+        }
+      })
+    )
   )
 
 const createPet = takesJsonBody(
@@ -69,7 +81,19 @@ const createPet = takesJsonBody(
     headers: CreatePetHeaders,
     success: Pet.pipe(HttpApiSchema.status(201)),
     error: [InvalidRequest, Conflict, IdempotencyKeyReused]
-  }).annotate(OpenApi.Summary, "Add an animal")
+  })
+    .annotate(OpenApi.Summary, "Add an animal")
+    .annotate(
+      OpenApi.Transform,
+      withResponseHeaders({
+        201: {
+          Location: responseHeader("Where the created animal is.", "/v1/pets/123"),
+          "Idempotent-Replayed": responseHeader(
+            "`true` when this answer replays an earlier request with the same Idempotency-Key."
+          )
+        }
+      })
+    )
 )
 
 const getPet = HttpApiEndpoint.get("getPet", "/pets/:petId", {
@@ -82,9 +106,10 @@ const getPet = HttpApiEndpoint.get("getPet", "/pets/:petId", {
   .middleware(GetPetDeprecation)
   .annotate(
     OpenApi.Summary,
-    "Get an animal (deprecated: removed on 2030-12-05; use GET /pets with a status filter)"
+    `Get an animal (deprecated: removed on ${getPetRemovalDay}; use GET /pets with a status filter)`
   )
   .annotate(OpenApi.Deprecated, true)
+  .annotate(OpenApi.Transform, withHeadersOnEveryResponse(getPetDeprecationDocumentation))
 
 export class PetsGroup extends HttpApiGroup.make("pets")
   .add(listPets)

@@ -5,7 +5,7 @@
 import * as HttpApi from "effect/http-api/HttpApi"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { HealthGroup } from "./HealthGroup.js"
-import { correctOpenApiDocument } from "./OpenApiDocument.js"
+import { serviceResponseHeaders } from "./OpenApiDocument.js"
 import { PetsGroup } from "./PetsGroup.js"
 import { EdgeGroup, ProjectsGroup } from "./ProjectsGroup.js"
 
@@ -15,7 +15,7 @@ export class PetstoreApi extends HttpApi.make("petstore")
   .add(PetsGroup, ProjectsGroup, EdgeGroup, HealthGroup)
   .annotate(OpenApi.Title, "Petstore")
   .annotate(OpenApi.Version, apiVersion)
-  .annotate(OpenApi.Transform, correctOpenApiDocument)
+  .annotate(OpenApi.Transform, serviceResponseHeaders)
   .annotate(
     OpenApi.Description,
     "A pet store catalogue. Every error is `{code, message, status}`. Authenticate with `Authorization: Bearer <key>`."

@@ -12,30 +12,31 @@ import * as OpenApi from "effect/http-api/OpenApi"
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "./ApiErrors.js"
 import { Authentication } from "./Authentication.js"
 import { takesJsonBody } from "./BodyOperation.js"
+import { NamedClass } from "./NamedClass.js"
 
-export class ProjectView extends Schema.Class<ProjectView>("Project")({
+export class ProjectView extends NamedClass<ProjectView>("Project")({
   id: ProjectId,
   plan: Plan,
   defaultHostname: Schema.String,
   lastDeploy: Schema.NullOr(Deploy)
 }) {}
 
-export class CreateProjectRequest extends Schema.Class<CreateProjectRequest>("CreateProjectRequest")({
+export class CreateProjectRequest extends NamedClass<CreateProjectRequest>("CreateProjectRequest")({
   id: ProjectId,
   plan: Plan
 }) {}
 
-export class ChangePlanRequest extends Schema.Class<ChangePlanRequest>("ChangePlanRequest")({ plan: Plan }) {}
+export class ChangePlanRequest extends NamedClass<ChangePlanRequest>("ChangePlanRequest")({ plan: Plan }) {}
 
-export class DeployRequest extends Schema.Class<DeployRequest>("DeployRequest")({ status: DeployStatus }) {}
+export class DeployRequest extends NamedClass<DeployRequest>("DeployRequest")({ status: DeployStatus }) {}
 
-export class AddDomainRequest extends Schema.Class<AddDomainRequest>("AddDomainRequest")({
+export class AddDomainRequest extends NamedClass<AddDomainRequest>("AddDomainRequest")({
   hostname: Schema.String.annotate({
     description: "A domain or subdomain, e.g. docs.example.com (IDN allowed)."
   })
 }) {}
 
-export class DomainList extends Schema.Class<DomainList>("DomainList")({
+export class DomainList extends NamedClass<DomainList>("DomainList")({
   domains: Schema.Array(DomainResource),
   config: DomainConfig
 }) {}

@@ -2,11 +2,13 @@
  * The OpenAPI document generated from `PetstoreApi` (what clients and the server both see).
  */
 import { describe, expect, it } from "@effect/vitest"
+import { getPetDeprecatedAt, getPetRemovedAt } from "@petstore/domain"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { PetstoreApi } from "../src/PetstoreApi.js"
 
 type Operation = {
   readonly operationId: string
+  readonly summary?: string
   readonly parameters?: ReadonlyArray<{
     readonly name: string
     readonly in: string
@@ -16,7 +18,10 @@ type Operation = {
   readonly security?: ReadonlyArray<Record<string, ReadonlyArray<string>>>
   readonly responses: Record<
     string,
-    { readonly headers?: Record<string, unknown>; readonly content?: unknown }
+    {
+      readonly headers?: Record<string, { readonly schema?: { readonly example?: string } }>
+      readonly content?: unknown
+    }
   >
 }
 
@@ -165,6 +170,22 @@ describe("the OpenAPI document", () => {
     }
     expect(Object.keys(operation("/healthz", "get").responses["200"]?.headers ?? {})).not.toContain(
       "RateLimit"
+    )
+  })
+
+  it("states the deprecation and removal dates the domain decides", () => {
+    const getPet = operation("/v1/pets/{petId}", "get")
+    for (const response of Object.values(getPet.responses)) {
+      expect(response.headers?.Deprecation?.schema?.example).toBe(`@${getPetDeprecatedAt.getTime() / 1000}`)
+      expect(response.headers?.Sunset?.schema?.example).toBe(getPetRemovedAt.toUTCString())
+    }
+    expect(getPet.summary).toContain(`removed on ${getPetRemovedAt.toISOString().slice(0, 10)}`)
+  })
+
+  it("names every component after its schema, not after its wire form", () => {
+    expect(Object.keys(document.components.schemas).filter((name) => name.endsWith("Encoded"))).toEqual([])
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(["NotFound", "Unavailable", "Health", "Project", "DomainList"])
     )
   })
 })

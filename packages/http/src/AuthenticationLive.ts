@@ -9,7 +9,14 @@
  * one and puts the headers on the response it builds; the middleware hands them to `HttpApi`'s
  * response as pre-response headers.
  */
-import { Authentication, CurrentCaller, type RateLimited, Unauthorized, Unavailable } from "@petstore/api"
+import {
+  Authentication,
+  apiError,
+  CurrentCaller,
+  type RateLimited,
+  Unauthorized,
+  type Unavailable
+} from "@petstore/api"
 import {
   ApiKeyRepository,
   addressBucket,
@@ -26,31 +33,17 @@ import { HttpServerRequest } from "effect/http/HttpServerRequest"
 import { prebuiltError, type Refusal } from "./ErrorResponse.js"
 import { RequestRateLimiter } from "./RequestRateLimiter.js"
 import { appendResponseHeaders, noHeaders, type ResponseHeaders } from "./ResponseHeaders.js"
+import { temporarilyUnavailable } from "./StorageUnavailable.js"
 
 const challengeWithoutToken = 'Bearer realm="petstore"'
 const challengeInvalidToken = `${challengeWithoutToken}, error="invalid_token"`
 
 const missingKey = prebuiltError(
-  new Unauthorized({
-    code: "unauthorized",
-    message: "an API key is required: Authorization: Bearer <key>",
-    status: 401
-  })
+  apiError(Unauthorized, "unauthorized", "an API key is required: Authorization: Bearer <key>")
 )
-const invalidKey = prebuiltError(
-  new Unauthorized({
-    code: "unauthorized",
-    message: "the API key is not valid",
-    status: 401
-  })
-)
+const invalidKey = prebuiltError(apiError(Unauthorized, "unauthorized", "the API key is not valid"))
 
-const unavailable: Refusal<Unavailable> = {
-  error: prebuiltError(
-    new Unavailable({ code: "unavailable", message: "the service is temporarily unavailable", status: 503 })
-  ),
-  headers: noHeaders
-}
+const unavailable: Refusal<Unavailable> = { error: temporarilyUnavailable, headers: noHeaders }
 
 const lookupFailed = (error: StorageError) =>
   Effect.andThen(Effect.logWarning("API key lookup failed", error.cause), Effect.fail(unavailable))

@@ -2,7 +2,7 @@
  * The serving edge's question, answered from current state on every call, so a removal or a
  * downgrade takes effect on the very next request.
  */
-import { NotFound, PetstoreApi } from "@petstore/api"
+import { apiError, NotFound, PetstoreApi } from "@petstore/api"
 import { resolveEdge } from "@petstore/domain"
 import { Effect } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
@@ -12,13 +12,7 @@ export const EdgeHandlers = HttpApiBuilder.group(PetstoreApi, "edge", (handlers)
   handlers.handle("resolveHost", ({ query }) =>
     Effect.flatMap(resolveEdge(query.host), (decision) =>
       decision.action === "none"
-        ? Effect.fail(
-            new NotFound({
-              code: "not_found",
-              message: `nothing is served at ${JSON.stringify(query.host)}`,
-              status: 404
-            })
-          )
+        ? Effect.fail(apiError(NotFound, "not_found", `nothing is served at ${JSON.stringify(query.host)}`))
         : Effect.succeed(decision)
     ).pipe(Effect.catchTag("StorageError", storageUnavailable))
   )

@@ -9,12 +9,16 @@
  */
 import {
   ApiError,
+  apiError,
+  apiErrorStatus,
   InternalError,
   InvalidRequest,
+  MethodNotAllowed,
   maxRequestBodyBytes,
   NotFound,
   PayloadTooLarge,
-  Unavailable
+  Unavailable,
+  unavailableRetryAfterSeconds
 } from "@petstore/api"
 import { Cause, Effect, Schema, SchemaIssue } from "effect"
 import * as HttpServerError from "effect/http/HttpServerError"
@@ -23,9 +27,6 @@ import type * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { HttpApiSchemaError } from "effect/http-api/HttpApiError"
 import { allowedMethods } from "./AllowedMethods.js"
 import { jsonResponse, noHeaders, type ResponseHeaders } from "./ResponseHeaders.js"
-
-/** How long a client should wait before retrying after a 503. */
-export const unavailableRetryAfterSeconds = 5
 
 const isApiError = Schema.is(ApiError)
 
@@ -54,7 +55,14 @@ export const prebuiltError = <E extends ApiError>(error: E): E => {
   return error
 }
 
-const retryAfterUnavailable = String(unavailableRetryAfterSeconds)
+/** The `Retry-After` of a 503: how long to wait before retrying. */
+export const retryAfterUnavailable = String(unavailableRetryAfterSeconds)
+
+const unavailableStatus = apiErrorStatus(Unavailable)
+
+/** Whether an answer of `status` with `headers` still lacks the `Retry-After` every 503 carries. */
+export const lacksRetryAfter = (status: number, headers: Readonly<Record<string, string>>): boolean =>
+  status === unavailableStatus && headers["retry-after"] === undefined
 
 export const errorResponse = (
   error: ApiError,
@@ -63,9 +71,7 @@ export const errorResponse = (
   jsonResponse(
     prebuiltBodies.get(error) ?? JSON.stringify(errorBody(error)),
     error.status,
-    error.status === 503 && headers["retry-after"] === undefined
-      ? { ...headers, "retry-after": retryAfterUnavailable }
-      : headers
+    lacksRetryAfter(error.status, headers) ? { ...headers, "retry-after": retryAfterUnavailable } : headers
   )
 
 /** The answer to a refused request. */
@@ -90,12 +96,11 @@ const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1({
 export const invalidRequestForIssue = (issue: SchemaIssue.Issue): InvalidRequest => {
   const first = formatIssues(issue).issues[0]
   const path = (first?.path ?? []).map((segment) => (typeof segment === "object" ? segment.key : segment))
-  return new InvalidRequest({
-    code: "invalid_request",
-    message:
-      first === undefined ? "request: is malformed" : describeDecodeIssue({ path, message: first.message }),
-    status: 400
-  })
+  return apiError(
+    InvalidRequest,
+    "invalid_request",
+    first === undefined ? "request: is malformed" : describeDecodeIssue({ path, message: first.message })
+  )
 }
 
 /** The 400 of a request `HttpApi` could not decode. */
@@ -112,36 +117,35 @@ export const routeNotFoundResponse = (request: HttpServerRequest): HttpServerRes
   // The method is allowed on this shape of path, yet no route took it (an undecodable segment such
   // as `%zz`): there is no such resource, rather than a wrong method.
   if (allowed.length === 0 || allowed.includes(request.method)) {
-    return errorResponse(new NotFound({ code: "not_found", message: `no resource at ${path}`, status: 404 }))
+    return errorResponse(apiError(NotFound, "not_found", `no resource at ${path}`))
   }
-  return jsonResponse(
-    JSON.stringify({
-      code: "method_not_allowed",
-      message: `${request.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`,
-      status: 405
-    }),
-    405,
+  return errorResponse(
+    apiError(
+      MethodNotAllowed,
+      "method_not_allowed",
+      `${request.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`
+    ),
     { allow: allowed.join(", ") }
   )
 }
 
-const internal = new InternalError({ code: "internal", message: "internal error", status: 500 })
-
-const interrupted = errorResponse(
-  new Unavailable({ code: "unavailable", message: "the request was interrupted", status: 503 })
+/** A body larger than the service takes, whether declared or found so as it is read. */
+export const bodyTooLarge = apiError(
+  PayloadTooLarge,
+  "payload_too_large",
+  `body: must be at most ${maxRequestBodyBytes} bytes`
 )
 
-const tooLarge = errorResponse(
-  new PayloadTooLarge({
-    code: "payload_too_large",
-    message: `body: must be at most ${maxRequestBodyBytes} bytes`,
-    status: 413
-  })
-)
+/** A JSON body that does not parse. */
+export const malformedJsonBody = apiError(InvalidRequest, "invalid_request", "body: must be valid JSON")
 
-const malformedJson = errorResponse(
-  new InvalidRequest({ code: "invalid_request", message: "body: must be valid JSON", status: 400 })
-)
+const internal = apiError(InternalError, "internal", "internal error")
+
+const interrupted = errorResponse(apiError(Unavailable, "unavailable", "the request was interrupted"))
+
+const tooLarge = errorResponse(bodyTooLarge)
+
+const malformedJson = errorResponse(malformedJsonBody)
 
 const unexpected = (cause: Cause.Cause<unknown>) =>
   Effect.as(Effect.logError("request failed unexpectedly", cause), errorResponse(internal))

@@ -5,16 +5,12 @@
  * The connection is closed after the answer: the client may or may not send the body it announced,
  * so where its next request would start is unknown.
  */
-import { ExpectationFailed } from "@petstore/api"
+import { apiError, ExpectationFailed } from "@petstore/api"
 import { Effect } from "effect"
 import { errorResponse, prebuiltError } from "./ErrorResponse.js"
 
 const expectationFailed = prebuiltError(
-  new ExpectationFailed({
-    code: "expectation_failed",
-    message: "Expect: only 100-continue is supported",
-    status: 417
-  })
+  apiError(ExpectationFailed, "expectation_failed", "Expect: only 100-continue is supported")
 )
 
 /** The application that answers every request it is given with the 417. */

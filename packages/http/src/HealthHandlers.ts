@@ -2,7 +2,7 @@
  * Liveness answers while the process runs; readiness asks storage, and reports (without failing) a
  * rate-limit store that could not be reached: requests are then let through unlimited.
  */
-import { Health, PetstoreApi, Unavailable } from "@petstore/api"
+import { apiError, Health, PetstoreApi, Unavailable } from "@petstore/api"
 import { StorageHealth } from "@petstore/domain"
 import { Duration, Effect } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
@@ -13,11 +13,7 @@ export const readinessTimeout = Duration.seconds(2)
 
 const alive = new Health({ status: "ok" })
 
-const unreachableStorage = new Unavailable({
-  code: "unavailable",
-  message: "storage is not reachable",
-  status: 503
-})
+const unreachableStorage = apiError(Unavailable, "unavailable", "storage is not reachable")
 
 export const HealthHandlers = HttpApiBuilder.group(PetstoreApi, "health", (handlers) =>
   Effect.map(RequestRateLimiter, (limiter) =>

@@ -10,15 +10,17 @@
 import type { Readable } from "node:stream"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import {
+  apiError,
   InvalidRequest,
   JsonBody,
   maxJsonNesting,
   maxRequestBodyBytes,
-  PayloadTooLarge,
+  type PayloadTooLarge,
   UnsupportedMediaType
 } from "@petstore/api"
 import { Effect, Layer, Option } from "effect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import { bodyTooLarge, malformedJsonBody } from "./ErrorResponse.js"
 import { nestsDeeperThan } from "./JsonNesting.js"
 
 /**
@@ -31,29 +33,17 @@ export const isJsonMediaType = (contentType: string | undefined): boolean => {
   return essence === "application/json"
 }
 
-const tooLarge = new PayloadTooLarge({
-  code: "payload_too_large",
-  message: `body: must be at most ${maxRequestBodyBytes} bytes`,
-  status: 413
-})
+const notJson = apiError(
+  UnsupportedMediaType,
+  "unsupported_media_type",
+  "Content-Type: must be application/json"
+)
 
-const notJson = new UnsupportedMediaType({
-  code: "unsupported_media_type",
-  message: "Content-Type: must be application/json",
-  status: 415
-})
-
-const malformed = new InvalidRequest({
-  code: "invalid_request",
-  message: "body: must be valid JSON",
-  status: 400
-})
-
-const tooDeep = new InvalidRequest({
-  code: "invalid_request",
-  message: `body: must not nest arrays and objects more than ${maxJsonNesting} levels deep`,
-  status: 400
-})
+const tooDeep = apiError(
+  InvalidRequest,
+  "invalid_request",
+  `body: must not nest arrays and objects more than ${maxJsonNesting} levels deep`
+)
 
 /** The whole body if it fits in `limit` bytes; past the limit the rest is drained unread. */
 const readAtMost = (source: Readable, limit: number) =>
@@ -114,14 +104,16 @@ export const checkJsonBody = (
   request: HttpServerRequest.HttpServerRequest
 ): Effect.Effect<CheckedJsonBody, PayloadTooLarge | UnsupportedMediaType | InvalidRequest> => {
   const length = request.headers["content-length"]
-  if (length !== undefined && Number(length) > maxRequestBodyBytes) return Effect.fail(tooLarge)
+  if (length !== undefined && Number(length) > maxRequestBodyBytes) return Effect.fail(bodyTooLarge)
   if (!isJsonMediaType(request.headers["content-type"])) return Effect.fail(notJson)
   const streamed = length === undefined && request.headers["transfer-encoding"] !== undefined
   const buffered = streamed
     ? Effect.flatMap(
         readAtMost(NodeHttpServerRequest.toIncomingMessage(request), maxRequestBodyBytes),
         (body) =>
-          Option.isNone(body) ? Effect.fail(tooLarge) : Effect.succeed(withBufferedBody(request, body.value))
+          Option.isNone(body)
+            ? Effect.fail(bodyTooLarge)
+            : Effect.succeed(withBufferedBody(request, body.value))
       )
     : Effect.succeed(request)
   return Effect.flatMap(buffered, (readable) =>
@@ -130,7 +122,7 @@ export const checkJsonBody = (
       if (nestsDeeperThan(text, maxJsonNesting)) return Effect.fail(tooDeep)
       const json = parseJson(text)
       return Option.isNone(json)
-        ? Effect.fail(malformed)
+        ? Effect.fail(malformedJsonBody)
         : Effect.succeed({ request: readable, json: json.value })
     })
   )

@@ -7,7 +7,7 @@
  * times out is simply closed.
  */
 import type { Duplex } from "node:stream"
-import { InvalidRequest } from "@petstore/api"
+import { apiError, InvalidRequest } from "@petstore/api"
 import { errorBody } from "./ErrorResponse.js"
 import { jsonContentType, newRequestId } from "./RequestLifecycle.js"
 
@@ -26,9 +26,7 @@ export const answerMalformedRequest = (
     return undefined
   }
   const requestId = newRequestId()
-  const body = JSON.stringify(
-    errorBody(new InvalidRequest({ code: "invalid_request", message: messageFor(error.code), status: 400 }))
-  )
+  const body = JSON.stringify(errorBody(apiError(InvalidRequest, "invalid_request", messageFor(error.code))))
   socket.end(
     "HTTP/1.1 400 Bad Request\r\n" +
       `content-type: ${jsonContentType}\r\n` +

@@ -5,9 +5,11 @@
  * answer differently except in how they decode and encode.
  */
 import {
+  apiError,
   Conflict,
   type CreatePetHeaders,
   Gone,
+  getPetRemovalDay,
   IdempotencyKeyReused,
   type ListPetsParameters,
   NotFound
@@ -68,17 +70,17 @@ export interface CreatedPetAnswer {
   readonly headers: Readonly<Record<string, string>>
 }
 
-const keyReused = new IdempotencyKeyReused({
-  code: "idempotency_key_reused",
-  message: "Idempotency-Key: was already used with a different body",
-  status: 422
-})
+const keyReused = apiError(
+  IdempotencyKeyReused,
+  "idempotency_key_reused",
+  "Idempotency-Key: was already used with a different body"
+)
 
-const keyInFlight = new Conflict({
-  code: "conflict",
-  message: "Idempotency-Key: a request with this key is still in progress; retry later",
-  status: 409
-})
+const keyInFlight = apiError(
+  Conflict,
+  "conflict",
+  "Idempotency-Key: a request with this key is still in progress; retry later"
+)
 
 export const createPetAnswer = (caller: Caller, payload: NewPet, headers: typeof CreatePetHeaders.Type) =>
   createPet(caller, payload, Option.fromUndefinedOr(headers["idempotency-key"])).pipe(
@@ -104,13 +106,13 @@ const petIdFromPath = (text: string): Option.Option<PetId> =>
   isPositiveSafeIntegerText(text) ? decodePetId(Number(text)) : Option.none()
 
 const notFound = (text: string) =>
-  new NotFound({ code: "not_found", message: `no animal with id ${JSON.stringify(text)}`, status: 404 })
+  apiError(NotFound, "not_found", `no animal with id ${JSON.stringify(text)}`)
 
-const gone = new Gone({
-  code: "gone",
-  message: "GET /v1/pets/{petId} was removed on 2030-12-05; use GET /v1/pets",
-  status: 410
-})
+const gone = apiError(
+  Gone,
+  "gone",
+  `GET /v1/pets/{petId} was removed on ${getPetRemovalDay}; use GET /v1/pets`
+)
 
 /** The animal a `petId` path segment names (the deprecated operation). */
 export const getPetByPath = (petIdText: string) =>

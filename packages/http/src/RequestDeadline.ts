@@ -8,20 +8,16 @@
  */
 import { ServerResponse } from "node:http"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import { Unavailable } from "@petstore/api"
+import { apiError, Unavailable } from "@petstore/api"
 import type { Fiber } from "effect"
 import type { HttpServerRequest } from "effect/http/HttpServerRequest"
-import { errorBody, unavailableRetryAfterSeconds } from "./ErrorResponse.js"
+import { errorBody, retryAfterUnavailable } from "./ErrorResponse.js"
 import type { RequestRecord } from "./RequestLifecycle.js"
 import { jsonContentType } from "./ResponseHeaders.js"
 
-const deadlineBody = JSON.stringify(
-  errorBody(
-    new Unavailable({ code: "unavailable", message: "the request took too long; retry later", status: 503 })
-  )
-)
+const deadlineError = apiError(Unavailable, "unavailable", "the request took too long; retry later")
+const deadlineBody = JSON.stringify(errorBody(deadlineError))
 const deadlineBodyLength = Buffer.byteLength(deadlineBody)
-const retryAfter = String(unavailableRetryAfterSeconds)
 
 /** Arms the deadline of the request `fiber` answers, under `requestId`. */
 export type ArmDeadline = (
@@ -49,18 +45,19 @@ export const makeRequestDeadline = (
     const headers = {
       "content-type": jsonContentType,
       "content-length": deadlineBodyLength,
-      "retry-after": retryAfter,
+      "retry-after": retryAfterUnavailable,
       "x-request-id": requestId
     }
     // `node:http`'s own response; the other member of the union is HTTP/2's, answered alike.
-    if (response instanceof ServerResponse) response.writeHead(503, headers).end(deadlineBody)
-    else response.writeHead(503, headers).end(deadlineBody)
+    if (response instanceof ServerResponse)
+      response.writeHead(deadlineError.status, headers).end(deadlineBody)
+    else response.writeHead(deadlineError.status, headers).end(deadlineBody)
     fiber.interruptUnsafe()
     onExpired({
       requestId,
       method: request.method ?? "",
       path: (request.url ?? "").split("?")[0] ?? "",
-      status: 503,
+      status: deadlineError.status,
       durationMs: Date.now() - startedAt
     })
   }

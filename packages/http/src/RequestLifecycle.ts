@@ -9,7 +9,7 @@ import { Clock, Context, Effect, type Fiber } from "effect"
 import * as HttpBody from "effect/http/HttpBody"
 import { HttpServerRequest } from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import { responseForCause, unavailableRetryAfterSeconds } from "./ErrorResponse.js"
+import { lacksRetryAfter, responseForCause, retryAfterUnavailable } from "./ErrorResponse.js"
 import { HttpMetrics } from "./HttpMetrics.js"
 import { jsonContentType } from "./ResponseHeaders.js"
 
@@ -22,16 +22,14 @@ export const acceptableRequestId = (value: string | undefined): value is string 
 /** The id of a request whose client sent none acceptable (or none could be read). */
 export const newRequestId = (): string => globalThis.crypto.randomUUID()
 
-const retryAfter = String(unavailableRetryAfterSeconds)
-
 /**
  * What every answer carries, however it was made (`HttpApi` encodes the errors an operation declares):
  * JSON bodies say their charset, as the contract promises, and a 503 says when to retry.
  */
 const finished = (response: HttpServerResponse.HttpServerResponse, requestId: string) => {
   const withId = HttpServerResponse.setHeader(withJsonCharset(response), "x-request-id", requestId)
-  return response.status === 503 && response.headers["retry-after"] === undefined
-    ? HttpServerResponse.setHeader(withId, "retry-after", retryAfter)
+  return lacksRetryAfter(response.status, response.headers)
+    ? HttpServerResponse.setHeader(withId, "retry-after", retryAfterUnavailable)
     : withId
 }
 

@@ -8,7 +8,7 @@
  * than going down with its limiter. The failure is logged and shown by `/readyz` until the store
  * answers again.
  */
-import { RateLimited } from "@petstore/api"
+import { apiError, RateLimited } from "@petstore/api"
 import type { RateLimitBucket, RateLimitPolicy } from "@petstore/domain"
 import { Context, Duration, Effect, Layer } from "effect"
 import * as RateLimiter from "effect/persistence/RateLimiter"
@@ -67,11 +67,11 @@ export const layer: Layer.Layer<RequestRateLimiter, never, RateLimiter.RateLimit
           entry = {
             header: policyHeader(policy),
             tooMany: (retryAfter) =>
-              new RateLimited({
-                code: "rate_limited",
-                message: `too many requests: at most ${policy.limit} per ${window} s; retry in ${seconds(retryAfter)} s`,
-                status: 429
-              })
+              apiError(
+                RateLimited,
+                "rate_limited",
+                `too many requests: at most ${policy.limit} per ${window} s; retry in ${seconds(retryAfter)} s`
+              )
           }
           policies.set(policy, entry)
         }
