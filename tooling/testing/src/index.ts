@@ -5,6 +5,7 @@
  */
 export * from "./ApiKeyRepositoryContract.js"
 export * from "./CertificateStoreContract.js"
+export * as ContainerRuntime from "./ContainerRuntime.js"
 export * as ContractFixtures from "./ContractFixtures.js"
 export * from "./DomainRepositoryContract.js"
 export * from "./Eventually.js"
@@ -17,3 +18,5 @@ export * from "./ProjectRepositoryContract.js"
 export * from "./StorageHealthContract.js"
 export * from "./StoreContract.js"
 export * as TestDatabase from "./TestDatabase.js"
+export * as TestServerProcess from "./TestServerProcess.js"
+export * as TestServerSource from "./TestServerSource.js"
