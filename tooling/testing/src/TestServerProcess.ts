@@ -44,11 +44,17 @@ const containerFor = async (image: ServerImage) => {
     : GenericContainer.fromDockerfile(image.dockerfileDirectory).build(image.name, { deleteOnExit: false })
 }
 
-/** The program in its image on the host's network, removed when the scope closes. */
-const startContainer = (
+/** A container running a server program: what it printed, and its id for the runtime's client. */
+export interface StartedContainer {
+  readonly running: Running
+  readonly id: string
+}
+
+/** The program in its image on the host's network, removed when the scope closes; not waited for. */
+export const startContainer = (
   program: ServerProgram,
   invocation: Invocation
-): Effect.Effect<Running, LoopbackServerError, Scope.Scope> => {
+): Effect.Effect<StartedContainer, LoopbackServerError, Scope.Scope> => {
   let output = ""
   let exited: string | undefined
   const collect = (stream: Readable) => {
@@ -80,10 +86,31 @@ const startContainer = (
         })
     }),
     (container) => Effect.promise(() => container.stop()).pipe(Effect.ignore)
-  ).pipe(Effect.as<Running>({ output: () => output, exited: () => exited }))
+  ).pipe(
+    Effect.map((container) => ({
+      running: { output: () => output, exited: () => exited },
+      id: container.getId()
+    }))
+  )
 }
 
-/** Runs `program` as `invocation(source)` says for where it runs, until `ready` succeeds. */
+/** Until `invocation.ready` succeeds; a container's name in the message says what host networking needs. */
+export const awaitServer = (
+  program: ServerProgram,
+  source: TestServerSource.Source,
+  running: Running,
+  invocation: Invocation
+): Effect.Effect<void, LoopbackServerError> =>
+  awaitReady(
+    source._tag === "Container"
+      ? `${program.program} (${program.image.name} on the host's network: Docker Desktop needs Settings › Resources › Network › Enable host networking)`
+      : program.program,
+    running,
+    invocation.ready,
+    invocation.readyWithin ?? Duration.seconds(10)
+  )
+
+/** Runs `program` from where `TestServerSource` says, as `invocation(source)` says for there, until ready. */
 export const start = (
   program: ServerProgram,
   invocation: (source: TestServerSource.Source) => Invocation,
@@ -94,12 +121,7 @@ export const start = (
     const how = invocation(source)
     const running =
       source._tag === "Container"
-        ? yield* startContainer(program, how)
+        ? (yield* startContainer(program, how)).running
         : yield* spawnScoped(source.path, how.args, how.environment)
-    const name =
-      source._tag === "Container"
-        ? // On Docker Desktop a host-network container is reachable only with its host networking on.
-          `${program.program} (${program.image.name} on the host's network: Docker Desktop needs Settings › Resources › Network › Enable host networking)`
-        : program.program
-    yield* awaitReady(name, running, how.ready, how.readyWithin ?? Duration.seconds(10))
+    yield* awaitServer(program, source, running, how)
   })

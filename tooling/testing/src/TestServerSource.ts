@@ -15,6 +15,8 @@ export interface TestServer {
   readonly install: string
   /** A variable naming a running server the tests may use instead, when the server has one. */
   readonly variable?: string
+  /** Directories off PATH where the program may also be (PostgreSQL's `/usr/lib/postgresql/<version>/bin`). */
+  readonly elsewhere?: ReadonlyArray<string>
 }
 
 export type Source = { readonly _tag: "Container" } | { readonly _tag: "LocalProgram"; readonly path: string }
@@ -23,13 +25,16 @@ export type Source = { readonly _tag: "Container" } | { readonly _tag: "LocalPro
 export interface Probes {
   readonly variable: (name: string) => string | undefined
   readonly containerRuntime: Effect.Effect<boolean>
-  readonly locateProgram: (program: string) => Effect.Effect<Option.Option<string>>
+  readonly locateProgram: (
+    program: string,
+    elsewhere: ReadonlyArray<string>
+  ) => Effect.Effect<Option.Option<string>>
 }
 
 export const liveProbes: Probes = {
   variable: (name) => process.env[name],
   containerRuntime: ContainerRuntime.reachable,
-  locateProgram: (program) => locateProgram(program)
+  locateProgram
 }
 
 /** The one line the tests fail with when neither a container runtime nor the program is there. */
@@ -50,7 +55,7 @@ export const choose = (
     runtime
       ? Effect.succeed<Source>({ _tag: "Container" })
       : Effect.flatMap(
-          probes.locateProgram(server.program),
+          probes.locateProgram(server.program, server.elsewhere ?? []),
           Option.match({
             onSome: (path) => Effect.succeed<Source>({ _tag: "LocalProgram", path }),
             onNone: () =>

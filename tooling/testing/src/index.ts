@@ -1,7 +1,7 @@
 /**
  * @petstore/testing: what the storage adapters' tests share: a throwaway PostgreSQL database per
  * test file, and the repository contract suites every adapter must pass; and the real servers on
- * loopback (Redis, Pebble, pebble-challtestsrv, dnsmasq: containers when a container runtime answers,
+ * loopback (Redis, Pebble, pebble-challtestsrv, dnsmasq, a PostgreSQL of a test's own: containers when a container runtime answers,
  * else the machine's programs, tied to a scope) that other adapters' tests run against.
  */
 export * from "./ApiKeyRepositoryContract.js"
@@ -23,6 +23,7 @@ export * as TestChallengeServer from "./TestChallengeServer.js"
 export * as TestDatabase from "./TestDatabase.js"
 export * as TestDnsServer from "./TestDnsServer.js"
 export * as TestPebbleServer from "./TestPebbleServer.js"
+export * as TestPostgresCluster from "./TestPostgresCluster.js"
 export * as TestRedis from "./TestRedis.js"
 export * as TestServerProcess from "./TestServerProcess.js"
 export * as TestServerSource from "./TestServerSource.js"

@@ -13,16 +13,22 @@ export interface FixedMachine {
 }
 
 export const fixedProbes = (machine: FixedMachine) => {
-  const asked = { containerRuntime: 0, programs: [] as Array<string> }
+  const asked = {
+    containerRuntime: 0,
+    programs: [] as Array<string>,
+    /** Where else each program was looked for. */
+    elsewhere: [] as Array<ReadonlyArray<string>>
+  }
   const probes: TestServerSource.Probes = {
     variable: (name) => machine.variables?.[name],
     containerRuntime: Effect.sync(() => {
       asked.containerRuntime++
       return machine.containerRuntime
     }),
-    locateProgram: (program) =>
+    locateProgram: (program, elsewhere) =>
       Effect.sync(() => {
         asked.programs.push(program)
+        asked.elsewhere.push(elsewhere)
         return Option.fromNullishOr(machine.programs?.[program])
       })
   }

@@ -35,7 +35,7 @@ describe("TestRedis", () => {
       })
       const redis = yield* Effect.scoped(TestRedis.makeWith(probes))
       expect(redis.url).toBe("redis://redis.example:6380")
-      expect(asked).toEqual({ containerRuntime: 0, programs: [] })
+      expect(asked).toEqual({ containerRuntime: 0, programs: [], elsewhere: [] })
     })
   )
 

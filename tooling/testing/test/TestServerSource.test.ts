@@ -30,7 +30,23 @@ describe("TestServerSource.choose", () => {
         _tag: "LocalProgram",
         path: "/usr/bin/pebble"
       })
-      expect(asked).toEqual({ containerRuntime: 1, programs: ["pebble"] })
+      expect(asked).toEqual({ containerRuntime: 1, programs: ["pebble"], elsewhere: [[]] })
+    })
+  )
+
+  it.effect("a program kept off PATH is looked for where the server says too", () =>
+    Effect.gen(function* () {
+      const bin = "/usr/lib/postgresql/16/bin"
+      const { probes, asked } = fixedProbes({
+        containerRuntime: false,
+        programs: { pg_ctl: `${bin}/pg_ctl` }
+      })
+      const postgres = { program: "pg_ctl", install: "Debian's `postgresql` package", elsewhere: [bin] }
+      expect(yield* TestServerSource.choose(postgres, probes)).toEqual({
+        _tag: "LocalProgram",
+        path: `${bin}/pg_ctl`
+      })
+      expect(asked.elsewhere).toEqual([[bin]])
     })
   )
 
