@@ -44,6 +44,15 @@ export const locateProgram = (
     return Option.none()
   })
 
+/** The path `locateProgram` found, or a `NotInstalled` failure saying `message`. */
+export const installedOr =
+  (message: string) =>
+  (path: Option.Option<string>): Effect.Effect<string, LoopbackServerError> =>
+    Option.match(path, {
+      onSome: Effect.succeed,
+      onNone: () => Effect.fail(new LoopbackServerError({ reason: "NotInstalled", message }))
+    })
+
 /**
  * `locateProgram`, failing when it is missing; `hint` ends the message then: who needs it and what
  * installs it.
@@ -53,19 +62,7 @@ export const findProgram = (
   hint: string,
   elsewhere: ReadonlyArray<string> = []
 ): Effect.Effect<string, LoopbackServerError> =>
-  Effect.flatMap(
-    locateProgram(program, elsewhere),
-    Option.match({
-      onSome: Effect.succeed,
-      onNone: () =>
-        Effect.fail(
-          new LoopbackServerError({
-            reason: "NotInstalled",
-            message: `${program} is not installed, and ${hint}`
-          })
-        )
-    })
-  )
+  Effect.flatMap(locateProgram(program, elsewhere), installedOr(`${program} is not installed, and ${hint}`))
 
 /** A loopback port that is free for both UDP and TCP right now (DNS servers bind both). */
 export const freePort: Effect.Effect<number, LoopbackServerError> = Effect.tryPromise({

@@ -12,7 +12,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { promisify } from "node:util"
-import { Duration, Effect, Option, type Scope } from "effect"
+import { Duration, Effect, type Scope } from "effect"
 import pg from "pg"
 import type { ContainerRuntimeClient } from "testcontainers"
 import { LoopbackServerError, type Running } from "./LoopbackServer.js"
@@ -80,18 +80,9 @@ const answers = (url: string): Effect.Effect<void, unknown> =>
 
 const localCluster = (pgCtl: string, port: number, probes: TestServerSource.Probes) =>
   Effect.gen(function* () {
-    const initdb = yield* Effect.flatMap(
-      probes.locateProgram("initdb", [dirname(pgCtl)]),
-      Option.match({
-        onSome: Effect.succeed,
-        onNone: () =>
-          Effect.fail(
-            new LoopbackServerError({
-              reason: "NotInstalled",
-              message: TestServerSource.unavailableMessage({ ...server, program: "initdb" })
-            })
-          )
-      })
+    const initdb = yield* TestServerSource.locate(
+      { ...server, program: "initdb", elsewhere: [dirname(pgCtl)] },
+      probes
     )
     const asRoot = process.getuid?.() === 0
     const command = (path: string, args: ReadonlyArray<string>) =>

@@ -6,7 +6,7 @@
  */
 import { Effect, Option } from "effect"
 import * as ContainerRuntime from "./ContainerRuntime.js"
-import { LoopbackServerError, locateProgram } from "./LoopbackServer.js"
+import { installedOr, type LoopbackServerError, locateProgram } from "./LoopbackServer.js"
 
 export interface TestServer {
   /** The program's name on PATH, and what messages call the server: `pebble`. */
@@ -46,6 +46,16 @@ export const unavailableMessage = (server: TestServer): string =>
 export const configured = (variable: string, probes: Probes = liveProbes): Option.Option<string> =>
   Option.filter(Option.fromNullishOr(probes.variable(variable)), (value) => value !== "")
 
+/** The program's path, found on PATH or where the server says, else the one line. */
+export const locate = (
+  server: TestServer,
+  probes: Probes = liveProbes
+): Effect.Effect<string, LoopbackServerError> =>
+  Effect.flatMap(
+    probes.locateProgram(server.program, server.elsewhere ?? []),
+    installedOr(unavailableMessage(server))
+  )
+
 /** A container when a runtime answers, else the local program; neither fails with `unavailableMessage`. */
 export const choose = (
   server: TestServer,
@@ -54,14 +64,5 @@ export const choose = (
   Effect.flatMap(probes.containerRuntime, (runtime) =>
     runtime
       ? Effect.succeed<Source>({ _tag: "Container" })
-      : Effect.flatMap(
-          probes.locateProgram(server.program, server.elsewhere ?? []),
-          Option.match({
-            onSome: (path) => Effect.succeed<Source>({ _tag: "LocalProgram", path }),
-            onNone: () =>
-              Effect.fail(
-                new LoopbackServerError({ reason: "NotInstalled", message: unavailableMessage(server) })
-              )
-          })
-        )
+      : Effect.map(locate(server, probes), (path): Source => ({ _tag: "LocalProgram", path }))
   )
