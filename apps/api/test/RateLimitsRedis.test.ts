@@ -1,13 +1,13 @@
 /**
  * Rate limits on Redis, through the built server: two server processes on one Redis draw from one
  * bucket per key, and a server whose Redis cannot be reached keeps answering, unlimited, saying so in
- * `/readyz`. Needs the Redis at `PETSTORE_TEST_REDIS_URL` (default `redis://127.0.0.1:6379`; `.ci/run`
- * starts one): fails, never skips, when it is unreachable.
+ * `/readyz`. Uses the Redis at `PETSTORE_TEST_REDIS_URL` (`.ci/run` starts one), else one of its own
+ * (`@petstore/testing`'s TestRedis: a container, or the machine's `redis-server`): fails, never skips,
+ * when there is none.
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import { setTimeout as sleep } from "node:timers/promises"
-import { LoopbackServer } from "@petstore/testing"
-import { Effect } from "effect"
+import { TestRedis } from "@petstore/testing"
+import { Effect, Exit, Scope } from "effect"
 import { Redis } from "ioredis"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -21,12 +21,14 @@ import {
 } from "./support/ApiProcess.js"
 
 const testTimeout = 120_000
-const redisUrl = new URL(process.env.PETSTORE_TEST_REDIS_URL || "redis://127.0.0.1:6379")
+const redisScope = Scope.makeUnsafe()
+let redisUrl: URL
 /** A database of its own (1–15, emptied first), so no earlier run's buckets count. */
 const database = 1 + Math.floor(Math.random() * 15)
 let redis: Redis
 
 beforeAll(async () => {
+  redisUrl = new URL((await Effect.runPromise(Scope.provide(redisScope)(TestRedis.make))).url)
   redis = new Redis({
     host: redisUrl.hostname,
     port: Number(redisUrl.port || 6379),
@@ -48,7 +50,10 @@ beforeAll(async () => {
   }
 }, 30_000)
 afterEach(cleanUp, 60_000)
-afterAll(() => redis?.quit())
+afterAll(async () => {
+  await redis?.quit()
+  await Effect.runPromise(Scope.close(redisScope, Exit.void))
+})
 
 describe("rate limits on Redis", () => {
   it(
@@ -132,44 +137,18 @@ describe("rate limits on Redis", () => {
   it(
     "Redis stopped under a running server: requests pass unlimited; started again: limits are back",
     async () => {
-      const redisServer = await Effect.runPromise(
-        LoopbackServer.findProgram(
-          "redis-server",
-          "the fail-open test starts a Redis of its own (apt-get install redis-server)"
-        )
-      )
+      // A Redis of the test's own on a port it keeps, stopped by closing its scope.
       const port = await freePort()
-      let redisProcess: ChildProcess | undefined
+      let running: Scope.Closeable | undefined
       const startRedis = async () => {
-        redisProcess = spawn(
-          redisServer,
-          ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-          {
-            stdio: "ignore"
-          }
-        )
-        const probe = new Redis({ port, host: "127.0.0.1", lazyConnect: true, retryStrategy: () => null })
-        probe.on("error", () => undefined)
-        for (let attempt = 0; attempt < 100; attempt++) {
-          if (
-            await probe.connect().then(
-              () => true,
-              () => false
-            )
-          )
-            break
-          await sleep(50)
-        }
-        await probe.quit()
+        running = Scope.makeUnsafe()
+        await Effect.runPromise(Scope.provide(running)(TestRedis.startOn(port)))
       }
-      const stopRedis = () =>
-        new Promise<void>((resolve) => {
-          const running = redisProcess
-          if (running === undefined || running.exitCode !== null || running.signalCode !== null)
-            return resolve()
-          running.once("exit", () => resolve())
-          running.kill("SIGTERM")
-        })
+      const stopRedis = async () => {
+        const scope = running
+        running = undefined
+        if (scope !== undefined) await Effect.runPromise(Scope.close(scope, Exit.void))
+      }
       await startRedis()
       try {
         const key = randomKey()

@@ -3,12 +3,12 @@
  * scope: finding the program, a free port, spawning it (killed when the scope closes) and waiting
  * until it answers. A missing program fails with a message saying what installs it: never a skip.
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import { spawn } from "node:child_process"
 import { createSocket } from "node:dgram"
 import { accessSync, constants } from "node:fs"
 import { createServer } from "node:net"
 import { delimiter, join } from "node:path"
-import { Data, Duration, Effect, Schedule, type Scope } from "effect"
+import { Data, Duration, Effect, Option, Schedule, type Scope } from "effect"
 
 export class LoopbackServerError extends Data.TaggedError("LoopbackServerError")<{
   readonly reason: "NotInstalled" | "NoFreePort" | "NotStarted" | "NotReady"
@@ -18,15 +18,13 @@ export class LoopbackServerError extends Data.TaggedError("LoopbackServerError")
 
 /**
  * The absolute path of `program` on PATH, in the sbin directories (dnsmasq lives in /usr/sbin) or
- * in `elsewhere` (PostgreSQL's server programs live in /usr/lib/postgresql/<version>/bin).
- * `hint` ends the message when it is missing: who needs it and what installs it.
+ * in `elsewhere` (PostgreSQL's server programs live in /usr/lib/postgresql/<version>/bin), if any.
  */
-export const findProgram = (
+export const locateProgram = (
   program: string,
-  hint: string,
   elsewhere: ReadonlyArray<string> = []
-): Effect.Effect<string, LoopbackServerError> =>
-  Effect.suspend(() => {
+): Effect.Effect<Option.Option<string>> =>
+  Effect.sync(() => {
     const directories = [
       ...(process.env.PATH ?? "").split(delimiter),
       "/usr/local/sbin",
@@ -38,15 +36,33 @@ export const findProgram = (
       const candidate = join(directory, program)
       try {
         accessSync(candidate, constants.X_OK)
-        return Effect.succeed(candidate)
+        return Option.some(candidate)
       } catch {
         // not here
       }
     }
-    return Effect.fail(
-      new LoopbackServerError({ reason: "NotInstalled", message: `${program} is not installed, and ${hint}` })
-    )
+    return Option.none()
   })
+
+/** The path `locateProgram` found, or a `NotInstalled` failure saying `message`. */
+export const installedOr =
+  (message: string) =>
+  (path: Option.Option<string>): Effect.Effect<string, LoopbackServerError> =>
+    Option.match(path, {
+      onSome: Effect.succeed,
+      onNone: () => Effect.fail(new LoopbackServerError({ reason: "NotInstalled", message }))
+    })
+
+/**
+ * `locateProgram`, failing when it is missing; `hint` ends the message then: who needs it and what
+ * installs it.
+ */
+export const findProgram = (
+  program: string,
+  hint: string,
+  elsewhere: ReadonlyArray<string> = []
+): Effect.Effect<string, LoopbackServerError> =>
+  Effect.flatMap(locateProgram(program, elsewhere), installedOr(`${program} is not installed, and ${hint}`))
 
 /** A loopback port that is free for both UDP and TCP right now (DNS servers bind both). */
 export const freePort: Effect.Effect<number, LoopbackServerError> = Effect.tryPromise({
@@ -75,11 +91,11 @@ export const freePort: Effect.Effect<number, LoopbackServerError> = Effect.tryPr
     })
 })
 
+/** A server process, or a container standing in for it. */
 export interface Running {
-  readonly child: ChildProcess
-  /** Everything the process printed so far. */
+  /** Everything it printed so far. */
   readonly output: () => string
-  /** Set once the process has exited (or could not start). */
+  /** Set once it has exited (or could not start). */
   readonly exited: () => string | undefined
 }
 
@@ -91,7 +107,7 @@ export const spawnScoped = (
 ): Effect.Effect<Running, LoopbackServerError, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.try({
-      try: (): Running => {
+      try: () => {
         const child = spawn(command, args, {
           stdio: ["ignore", "pipe", "pipe"],
           env: { ...process.env, ...env }
@@ -109,7 +125,8 @@ export const spawnScoped = (
         child.on("exit", (code, signal) => {
           exited = `exited with ${code === null ? `signal ${signal}` : `code ${code}`}`
         })
-        return { child, output: () => output, exited: () => exited }
+        const running: Running = { output: () => output, exited: () => exited }
+        return { child, running }
       },
       catch: (cause) =>
         new LoopbackServerError({
@@ -118,9 +135,9 @@ export const spawnScoped = (
           cause
         })
     }),
-    ({ child, exited }) =>
+    ({ child, running }) =>
       Effect.callback<void>((resume) => {
-        if (exited() !== undefined || child.exitCode !== null) return resume(Effect.void)
+        if (running.exited() !== undefined || child.exitCode !== null) return resume(Effect.void)
         const timer = setTimeout(() => child.kill("SIGKILL"), 3_000)
         child.once("exit", () => {
           clearTimeout(timer)
@@ -128,7 +145,7 @@ export const spawnScoped = (
         })
         child.kill("SIGTERM")
       })
-  )
+  ).pipe(Effect.map(({ running }) => running))
 
 /**
  * Succeeds once `probe` does, failing with the process's output if it exits or is still not ready

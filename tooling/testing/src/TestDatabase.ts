@@ -6,9 +6,11 @@
  * container when a container runtime is reachable; else `postgres://postgres@127.0.0.1:5432/postgres`.
  * A server that cannot be reached fails the tests with a message saying so: never a silent skip.
  */
-import { Context, Data, Effect, Layer, type Scope } from "effect"
+import { Context, Data, Effect, Layer, Option, type Scope } from "effect"
 import { Hex } from "effect/encoding"
 import pg from "pg"
+import * as ContainerRuntime from "./ContainerRuntime.js"
+import * as TestServerSource from "./TestServerSource.js"
 
 export const serverUrlVariable = "PETSTORE_TEST_DATABASE_URL"
 export const defaultServerUrl = "postgres://postgres@127.0.0.1:5432/postgres"
@@ -64,23 +66,17 @@ const startContainer: Effect.Effect<Server, TestDatabaseError, Scope.Scope> = Ef
   Effect.map((container) => ({ url: container.getConnectionUri(), origin: `a ${containerImage} container` }))
 )
 
-const containerRuntimeReachable: Effect.Effect<boolean> = Effect.tryPromise(async () => {
-  const { getContainerRuntimeClient } = await import("testcontainers")
-  await getContainerRuntimeClient()
-}).pipe(
-  Effect.as(true),
-  Effect.orElseSucceed(() => false)
+const chooseServer: Effect.Effect<Server, TestDatabaseError, Scope.Scope> = Effect.suspend(() =>
+  Option.match(TestServerSource.configured(serverUrlVariable), {
+    onSome: (url) => Effect.succeed({ url, origin: serverUrlVariable }),
+    onNone: () =>
+      Effect.flatMap(ContainerRuntime.reachable, (reachable) =>
+        reachable
+          ? startContainer
+          : Effect.succeed({ url: defaultServerUrl, origin: "the default local server" })
+      )
+  })
 )
-
-const chooseServer: Effect.Effect<Server, TestDatabaseError, Scope.Scope> = Effect.suspend(() => {
-  const fromEnvironment = process.env[serverUrlVariable]
-  if (fromEnvironment !== undefined && fromEnvironment !== "") {
-    return Effect.succeed({ url: fromEnvironment, origin: serverUrlVariable })
-  }
-  return Effect.flatMap(containerRuntimeReachable, (reachable) =>
-    reachable ? startContainer : Effect.succeed({ url: defaultServerUrl, origin: "the default local server" })
-  )
-})
 
 /** Runs one statement on the server's administrative database, on a connection of its own. */
 const administer = (server: Server, statement: string): Effect.Effect<void, TestDatabaseError> =>

@@ -1,12 +1,12 @@
 /**
- * A real ACME CA on loopback for the adapter's tests: Debian's `pebble`, resolving names through
- * `pebble-challtestsrv` (from `@petstore/dns/testing`), with its HTTPS listener on a certificate from a
- * throwaway CA made with `openssl` (trusted by acme-client's axios instance: no TLS check is turned off).
+ * A real ACME CA on loopback for the adapter's tests: Pebble (`@petstore/testing`: a container when a
+ * container runtime answers, else Debian's `pebble`), resolving names through `pebble-challtestsrv`
+ * (from `@petstore/dns/testing`), with its HTTPS listener on a certificate from a throwaway CA made
+ * with `openssl` (trusted by acme-client's axios instance: no TLS check is turned off).
  * Pebble validates HTTP-01 on `httpPort`, where a node:http server answers
  * `/.well-known/acme-challenge/<token>` from an in-memory Http01ChallengeStore.
- * Everything starts on free ports when the layer's scope opens and stops when it closes; the process
- * is run by `@petstore/testing`'s LoopbackServer. A missing program fails the tests with a message
- * naming `.ci/run`: never a skip.
+ * Everything starts on free ports when the layer's scope opens and stops when it closes. A missing
+ * program fails the tests with a message saying what to install: never a skip.
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -17,9 +17,9 @@ import { join } from "node:path"
 import { Challtestsrv, challtestsrvLayer, type TestDnsServersError } from "@petstore/dns/testing"
 import type { Http01ChallengeStore } from "@petstore/domain"
 import { MemoryHttp01ChallengeStore } from "@petstore/store-memory"
-import { LoopbackServer } from "@petstore/testing"
+import { LoopbackServer, TestPebbleServer } from "@petstore/testing"
 import * as acme from "acme-client"
-import { Context, Data, Duration, Effect, Layer, Option } from "effect"
+import { Context, Data, Effect, Layer, Option } from "effect"
 
 /** Pebble's own setup failed (its TLS files, the HTTP-01 server). */
 export class TestPebbleError extends Data.TaggedError("TestPebbleError")<{
@@ -30,7 +30,7 @@ export class TestPebbleError extends Data.TaggedError("TestPebbleError")<{
 const findProgram = (program: string) =>
   LoopbackServer.findProgram(
     program,
-    "the ACME tests need it for a real CA: `.ci/run` installs it (apt-get install -y --no-install-recommends pebble openssl)"
+    "the ACME tests need it for Pebble's TLS files: `.ci/run` installs it (apt-get install -y --no-install-recommends openssl)"
   )
 
 /** A scratch directory, removed when the scope closes. */
@@ -156,7 +156,6 @@ export interface TestPebbleOptions {
 
 const startPebble = (options: TestPebbleOptions) =>
   Effect.gen(function* () {
-    const pebble = yield* findProgram("pebble")
     const openssl = yield* findProgram("openssl")
     const challtestsrv = yield* Challtestsrv
     const directory = yield* scratchDirectory
@@ -187,16 +186,6 @@ const startPebble = (options: TestPebbleOptions) =>
         }
       })
     )
-    const running = yield* LoopbackServer.spawnScoped(
-      pebble,
-      ["-config", configPath, "-dnsserver", challtestsrv.server],
-      {
-        PEBBLE_VA_NOSLEEP: "1",
-        PEBBLE_WFE_NONCEREJECT: "0",
-        PEBBLE_AUTHZREUSE: "0"
-      }
-    )
-
     const directoryUrl = `https://127.0.0.1:${listenPort}/dir`
     const agent = new Agent({ ca: tls.caPem })
     const probe = Effect.tryPromise(
@@ -209,7 +198,16 @@ const startPebble = (options: TestPebbleOptions) =>
           }).on("error", reject)
         })
     )
-    yield* LoopbackServer.awaitReady(`pebble (${directoryUrl})`, running, probe, Duration.seconds(15))
+    yield* TestPebbleServer.start({
+      config: configPath,
+      dnsServer: challtestsrv.server,
+      environment: {
+        PEBBLE_VA_NOSLEEP: "1",
+        PEBBLE_WFE_NONCEREJECT: "0",
+        PEBBLE_AUTHZREUSE: "0"
+      },
+      ready: probe
+    })
 
     // Trust Pebble's listener for acme-client's requests: its own axios instance, given our CA.
     acme.axios.defaults.httpsAgent = agent

@@ -1,17 +1,16 @@
 /**
  * Real DNS servers on loopback for the resolver's tests, each started on free ports when its scope
  * opens and stopped when it closes:
- * - `pebble-challtestsrv` (Debian's `pebble`): records set through its HTTP management API. It never
- *   answers NXDOMAIN (an unknown name is an empty answer) and writes CAA flags as 0.
- * - `dnsmasq` (Debian's `dnsmasq-base`): a fixed zone given on its command line, for NXDOMAIN,
- *   REFUSED and critical CAA records.
+ * - `pebble-challtestsrv`: records set through its HTTP management API. It never answers NXDOMAIN
+ *   (an unknown name is an empty answer) and writes CAA flags as 0.
+ * - `dnsmasq`: a fixed zone given on its command line, for NXDOMAIN, REFUSED and critical CAA records.
  * - a UDP socket that reads questions and never answers: a server that times out.
- * The processes are run by `@petstore/testing`'s LoopbackServer: a missing program fails the tests
- * with a message naming what installs it, never a skip.
+ * The servers come from `@petstore/testing` (a container when a container runtime answers, else
+ * Debian's `pebble` and `dnsmasq-base`): when neither is there the tests fail with one line saying
+ * what to install, never a skip.
  */
 import { createSocket } from "node:dgram"
-import { Resolver } from "node:dns/promises"
-import { LoopbackServer } from "@petstore/testing"
+import { type LoopbackServer, TestChallengeServer, TestDnsServer } from "@petstore/testing"
 import { Context, Data, Effect, Layer } from "effect"
 
 /** A DNS test server that started but misbehaved (its management API, a socket). */
@@ -22,25 +21,6 @@ export class TestDnsServerError extends Data.TaggedError("TestDnsServerError")<{
 
 /** What the layers fail with: their own errors, or the process's (not installed, not ready). */
 export type TestDnsServersError = TestDnsServerError | LoopbackServer.LoopbackServerError
-
-const findProgram = (program: string) =>
-  LoopbackServer.findProgram(
-    program,
-    "the DNS tests need it as a real DNS server: `.ci/run` installs it (apt-get install -y --no-install-recommends pebble dnsmasq-base)"
-  )
-
-/** Ready when the DNS server answers anything at all (an error code from the server counts as an answer). */
-const dnsAnswers = (server: string): Effect.Effect<void, unknown> =>
-  Effect.tryPromise(async () => {
-    const resolver = new Resolver({ timeout: 200, tries: 1 })
-    resolver.setServers([server])
-    try {
-      await resolver.resolve4("readiness.probe.invalid")
-    } catch (error) {
-      const code = (error as { code?: unknown }).code
-      if (code === "ETIMEOUT" || code === "ECONNREFUSED") throw error
-    }
-  })
 
 // ---------------------------------------------------------------------------------------------
 // pebble-challtestsrv
@@ -79,28 +59,7 @@ export class Challtestsrv extends Context.Service<
 const fqdn = (host: string): string => (host.endsWith(".") ? host : `${host}.`)
 
 const startChalltestsrv = Effect.gen(function* () {
-  const program = yield* findProgram("pebble-challtestsrv")
-  const dnsPort = yield* LoopbackServer.freePort
-  const managementPort = yield* LoopbackServer.freePort
-  const server = `127.0.0.1:${dnsPort}`
-  const management = `http://127.0.0.1:${managementPort}`
-  const running = yield* LoopbackServer.spawnScoped(program, [
-    "-dns01",
-    server,
-    "-management",
-    `127.0.0.1:${managementPort}`,
-    // No challenge servers, and no default address for names without records.
-    "-http01",
-    "",
-    "-https01",
-    "",
-    "-tlsalpn01",
-    "",
-    "-defaultIPv4",
-    "",
-    "-defaultIPv6",
-    ""
-  ])
+  const { dnsServer: server, managementUrl: management } = yield* TestChallengeServer.start
 
   const post = (path: string, body: object): Effect.Effect<void, TestDnsServerError> =>
     Effect.tryPromise({
@@ -114,12 +73,6 @@ const startChalltestsrv = Effect.gen(function* () {
           cause
         })
     })
-
-  yield* LoopbackServer.awaitReady(
-    "pebble-challtestsrv",
-    running,
-    Effect.andThen(post("/clear-a", { host: "readiness.probe.invalid." }), dnsAnswers(server))
-  )
 
   return Challtestsrv.of({
     server,
@@ -140,7 +93,7 @@ const startChalltestsrv = Effect.gen(function* () {
 /** pebble-challtestsrv on free loopback ports, for the scope of the layer. */
 export const challtestsrvLayer: Layer.Layer<Challtestsrv, TestDnsServersError> = Layer.effect(
   Challtestsrv,
-  LoopbackServer.startWithRetry(startChalltestsrv)
+  startChalltestsrv
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -163,36 +116,18 @@ export const dnsmasqZone = {
 
 export class Dnsmasq extends Context.Service<Dnsmasq, { readonly server: string }>()("test/Dnsmasq") {}
 
-const startDnsmasq = Effect.gen(function* () {
-  const program = yield* findProgram("dnsmasq")
-  const port = yield* LoopbackServer.freePort
-  const server = `127.0.0.1:${port}`
-  const running = yield* LoopbackServer.spawnScoped(program, [
-    "--keep-in-foreground",
-    "--log-facility=-",
-    "--conf-file=/dev/null",
-    "--pid-file=",
-    "--no-resolv",
-    "--no-hosts",
-    "--no-poll",
-    "--bind-interfaces",
-    "--listen-address=127.0.0.1",
-    `--port=${port}`,
-    ...(process.getuid?.() === 0 ? ["--user=root"] : []),
+const startDnsmasq = Effect.map(
+  TestDnsServer.start([
     `--local=/${dnsmasqZone.domain}/`,
     `--host-record=${dnsmasqZone.host},${dnsmasqZone.hostAddress}`,
     `--dns-rr=${dnsmasqZone.criticalCaa},257,${caaHex(0x80, "tbs", "Unknown")}`,
     `--dns-rr=${dnsmasqZone.criticalCaa},257,${caaHex(0, "issue", "ca.example.net")}`
-  ])
-  yield* LoopbackServer.awaitReady("dnsmasq", running, dnsAnswers(server))
-  return Dnsmasq.of({ server })
-})
+  ]),
+  ({ server }) => Dnsmasq.of({ server })
+)
 
 /** dnsmasq on a free loopback port, for the scope of the layer. */
-export const dnsmasqLayer: Layer.Layer<Dnsmasq, TestDnsServersError> = Layer.effect(
-  Dnsmasq,
-  LoopbackServer.startWithRetry(startDnsmasq)
-)
+export const dnsmasqLayer: Layer.Layer<Dnsmasq, TestDnsServersError> = Layer.effect(Dnsmasq, startDnsmasq)
 
 // ---------------------------------------------------------------------------------------------
 // A server that never answers
