@@ -170,7 +170,8 @@ layer(edgeOver(countedMemoryStores, { cacheCapacity: 50, unknownNameLimit: 10_00
 })
 
 describe("a client making storage look up unknown names", () => {
-  layer(edgeOver(countedMemoryStores, { unknownNameLimit: 20, unknownNameWindow: "60 seconds" }), {
+  // A long window refills one token a minute: a slow machine cannot earn extra lookups mid-test.
+  layer(edgeOver(countedMemoryStores, { unknownNameLimit: 20, unknownNameWindow: "20 minutes" }), {
     excludeTestServices: true,
     timeout: 60_000
   })("past its budget", (it) => {
@@ -203,7 +204,7 @@ describe("a client making storage look up unknown names", () => {
         expect(limited?.headers["cache-control"]).toBe("no-store")
         const retryAfter = Number(limited?.headers["retry-after"])
         expect(retryAfter).toBeGreaterThanOrEqual(1)
-        expect(retryAfter).toBeLessThanOrEqual(3)
+        expect(retryAfter).toBeLessThanOrEqual(60)
         // Storage looked up no more unknown names than the budget, and nothing for the served one.
         expect((yield* lookups).hostnames).toBe(before.hostnames + 20)
         for (const { value, millis } of servedAnswers) {
