@@ -2,6 +2,12 @@
  * Where a listener listens: a TCP port on one address (port 0 asks the system for a free port), or a
  * Unix socket's path.
  */
+import { Schema } from "effect"
+
+/** A port to listen on, as configuration gives it: 0 asks the system for any free port (the tests' choice). */
+export const ListenPort = Schema.Int.check(
+  Schema.isBetween({ minimum: 0, maximum: 65_535 }, { message: "must be a port from 0 to 65535" })
+)
 
 export interface TcpAddress {
   readonly host: string
