@@ -2,6 +2,7 @@
  * Everything the API process reads from its environment, decoded once at start-up.
  */
 import { maxRequestDeadline, OperatorApiKeyToken } from "@petstore/domain"
+import { ListenPort } from "@petstore/node-listener"
 import { MetricsListener } from "@petstore/telemetry"
 import { Config, Duration, Effect, Option, Redacted, Schema, SchemaIssue } from "effect"
 import { dataDirectoryVariable, defaultDataDirectory } from "./DataDirectory.js"
@@ -60,11 +61,6 @@ export const ServerConfig = Config.all({
   shutdownGrace: Config.Duration("PETSTORE_SHUTDOWN_GRACE").pipe(Config.withDefault(Duration.seconds(10)))
 })
 
-/** A listening port where 0 means any free port (the tests' choice). */
-const ListenPort = Schema.Int.check(
-  Schema.isBetween({ minimum: 0, maximum: 65_535 }, { message: "must be a port from 0 to 65535" })
-)
-
 const Count = Schema.Int.check(
   Schema.isBetween({ minimum: 1, maximum: 1_000_000 }, { message: "must be an integer from 1 to 1000000" })
 )
@@ -100,7 +96,16 @@ export const EdgeConfig = Config.all({
  * The metrics' own listener: none unless `PETSTORE_METRICS_PORT` is set, on `PETSTORE_METRICS_HOST`
  * (127.0.0.1 by default). The public port never serves them.
  */
-export const MetricsConfig = MetricsListener.config()
+export const MetricsConfig: Config.Config<Option.Option<MetricsListener.MetricsListenerOptions>> = Config.all(
+  {
+    port: Config.schema(ListenPort, "PETSTORE_METRICS_PORT").pipe(Config.option),
+    host: Config.String("PETSTORE_METRICS_HOST").pipe(Config.withDefault(MetricsListener.defaultHost))
+  }
+).pipe(
+  Config.map(({ port, host }) =>
+    Option.map(port, (port) => ({ host, port, settings: "PETSTORE_METRICS_PORT, PETSTORE_METRICS_HOST" }))
+  )
+)
 
 /** The operator's key, never shown: refused at start when short or not a bearer token. */
 export const BootstrapKeyConfig = Config.schema(OperatorApiKeyToken, "PETSTORE_BOOTSTRAP_KEY").pipe(

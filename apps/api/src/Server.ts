@@ -15,6 +15,7 @@ import {
 } from "@petstore/domain"
 import { EdgeServer } from "@petstore/edge"
 import { HttpMetrics, ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "@petstore/http"
+import type { ListenError } from "@petstore/node-listener"
 import { MetricsListener } from "@petstore/telemetry"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { BootstrapKeyConfig, EdgeConfig, MetricsConfig, ServerConfig, StorageConfig } from "./AppConfig.js"
@@ -47,7 +48,7 @@ const bootstrapKeyLayer = (key: Option.Option<Redacted.Redacted<string>>) =>
  */
 const metricsListenerLayer = (
   listener: Option.Option<MetricsListener.MetricsListenerOptions>
-): Layer.Layer<never, MetricsListener.MetricsListenerError, HttpMetrics.HttpMetrics | DomainRepository> =>
+): Layer.Layer<never, ListenError, HttpMetrics.HttpMetrics | DomainRepository> =>
   Option.match(listener, {
     onNone: () => Layer.empty,
     onSome: (options) =>
@@ -91,7 +92,7 @@ export const ServerLive = Layer.unwrap(
       )
     )
     return announce.pipe(
-      Layer.provideMerge(PetstoreHttpServer(server)),
+      Layer.provideMerge(PetstoreHttpServer({ ...server, settings: "PORT, HOST" })),
       Layer.provide(metricsListenerLayer(metrics)),
       Layer.provide(
         Layer.mergeAll(

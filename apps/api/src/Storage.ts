@@ -4,8 +4,9 @@
  */
 
 import * as CertificateAuthority from "@petstore/acme/CertificateAuthority"
+import { AdminEndpointFile, ApiKeyAdminClient } from "@petstore/api-key-admin-client"
 import { ApiKeyRepository, domainCheckConfig, runDomainChecks, type StorageError } from "@petstore/domain"
-import { LocalApiKeyAdmin, RemoteApiKeyRepository } from "@petstore/http"
+import { LocalApiKeyAdmin } from "@petstore/http"
 import { MemoryStore } from "@petstore/store-memory"
 import { EmbeddedPostgres, PgMigrations, PgStore, PrivateKeySecret } from "@petstore/store-pg"
 import { Effect, Layer, Option, type Redacted } from "effect"
@@ -57,7 +58,7 @@ export const apiKeyStorageLayer = (
     > {
       const owner = yield* EmbeddedPostgres.lockOwner(choice.dataDir)
       if (Option.isNone(owner)) return keyStorageLayer(choice)
-      const endpoint = yield* RemoteApiKeyRepository.findEndpoint(choice.dataDir)
+      const endpoint = yield* AdminEndpointFile.findEndpoint(choice.dataDir)
       if (Option.isNone(endpoint)) {
         return Layer.effect(
           ApiKeyRepository,
@@ -68,7 +69,7 @@ export const apiKeyStorageLayer = (
           )
         )
       }
-      return RemoteApiKeyRepository.layer(endpoint.value)
+      return ApiKeyAdminClient.layer(endpoint.value)
     })
   )
 }

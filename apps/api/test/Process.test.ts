@@ -487,6 +487,42 @@ describe("the key CLI", () => {
   )
 })
 
+describe("the key CLI beside a running embedded server", () => {
+  it(
+    "reaches the server's keys through its key administration, and the database itself once it stops",
+    async () => {
+      const dataDir = join(await temporaryDirectory(), "data")
+      const server = await startEmbedded(dataDir, randomKey())
+      const env = { PETSTORE_DATA_DIR: dataDir }
+
+      const created = await runCli(["keys", "create", "--account", "acme"], env)
+      expect(created.code, created.stderr).toBe(0)
+      const token = created.stdout.split("\n").find((line) => line.startsWith("pk_live_"))
+      const id = /key_[0-9a-f]{16}/.exec(created.stderr)?.[0]
+      expect(token, created.stdout).toBeDefined()
+      expect(id, created.stderr).toBeDefined()
+      expect((await send(server.baseUrl, "/v1/pets", { key: token as string })).status).toBe(200)
+
+      const listed = await runCli(["keys", "list"], env)
+      expect(listed.code, listed.stderr).toBe(0)
+      expect(listed.stdout).toMatch(new RegExp(`^${id}\\tacme\\t\\S+\\tactive$`, "m"))
+
+      const revoked = await runCli(["keys", "revoke", id as string], env)
+      expect(revoked.code, revoked.stderr + revoked.stdout).toBe(0)
+      expect((await send(server.baseUrl, "/v1/pets", { key: token as string })).status).toBe(401)
+      const revokedAgain = await runCli(["keys", "revoke", id as string], env)
+      expect(revokedAgain.code).not.toBe(0)
+      expect(revokedAgain.stderr).toContain(`No active key ${id}.`)
+
+      await expectCleanStop(server)
+      const listedAfter = await runCli(["keys", "list"], env)
+      expect(listedAfter.code, listedAfter.stderr).toBe(0)
+      expect(listedAfter.stdout).toMatch(new RegExp(`^${id}\\tacme\\t\\S+\\trevoked \\d{4}-`, "m"))
+    },
+    testTimeout
+  )
+})
+
 describe("a bad configuration", () => {
   const cases: ReadonlyArray<readonly [string, Record<string, string>, RegExp]> = [
     ["PORT=notaport", { PORT: "notaport" }, /PORT/],

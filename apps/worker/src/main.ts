@@ -12,6 +12,7 @@ import { domainCheckConfig, platformSettingsLayer, runDomainChecks } from "@pets
 import { PgStore, PrivateKeySecret } from "@petstore/store-pg"
 import { JsonLogger, MetricsListener, Tracing, WorkerMetrics } from "@petstore/telemetry"
 import { Cause, Config, Effect, Exit, Layer, Option, References } from "effect"
+import { MetricsConfig } from "./MetricsConfig.js"
 
 /** Unique per process, readable in the database when a lease needs explaining. */
 const holder = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`
@@ -42,8 +43,7 @@ const main = Effect.gen(function* () {
   const level = yield* Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info"))
   const endpoint = yield* OtlpEndpointConfig
   const metrics = WorkerMetrics.make()
-  // `PETSTORE_WORKER_METRICS_PORT` is the variable's name before the API's metrics had a listener too.
-  const listener = yield* MetricsListener.config("PETSTORE_WORKER_METRICS_PORT")
+  const listener = yield* MetricsConfig
   if (Option.isSome(listener)) {
     const address = yield* MetricsListener.serve(listener.value, metrics.render)
     yield* Effect.logInfo(`worker metrics on ${MetricsListener.url(address)}`)

@@ -1,8 +1,11 @@
 /**
- * @petstore/api: the HTTP contract (`HttpApi`) and its typed client. No server code: another team
- * can depend on this package to call the service.
+ * @petstore/api: the HTTP contract (`HttpApi`) and its typed client, and the local key
+ * administration's own contract (`ApiKeyAdmin`, outside the public document). No server code: another
+ * team can depend on this package to call the service.
  */
 export * from "./ApiErrors.js"
+export * as ApiKeyAdmin from "./ApiKeyAdminApi.js"
+export * as ApiKeyAdminEndpoint from "./ApiKeyAdminEndpoint.js"
 export * from "./Authentication.js"
 export * from "./BodyOperation.js"
 export * from "./Deprecation.js"

@@ -8,12 +8,11 @@
 import { constants as cryptoConstants } from "node:crypto"
 import { createServer as createHttpServer } from "node:http"
 import { createServer as createHttpsServer } from "node:https"
-import type { Server, Socket } from "node:net"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Context, Duration, Effect, Layer, Scope } from "effect"
+import { type ListenError, NodeListener, type TcpAddress } from "@petstore/node-listener"
+import { Context, Duration, Effect, Layer } from "effect"
 import { type EdgeServices, httpApp, httpsApp } from "./EdgeApps.js"
 import * as EdgeDecisions from "./EdgeDecisions.js"
-import { EdgeError } from "./EdgeError.js"
 import { makeSniCallback } from "./SniCertificates.js"
 
 export interface EdgeOptions extends EdgeDecisions.EdgeDecisionOptions {
@@ -24,15 +23,10 @@ export interface EdgeOptions extends EdgeDecisions.EdgeDecisionOptions {
   readonly httpsPort: number
 }
 
-export interface ListenerAddress {
-  readonly host: string
-  readonly port: number
-}
-
 /** Where the listeners are bound, once they are. */
 export class EdgeAddresses extends Context.Service<
   EdgeAddresses,
-  { readonly http: ListenerAddress; readonly https: ListenerAddress }
+  { readonly http: TcpAddress; readonly https: TcpAddress }
 >()("@petstore/edge/EdgeAddresses") {}
 
 /** How long a shutdown waits for requests in flight before it closes their connections. */
@@ -55,89 +49,18 @@ const handshakeTimeout = 15_000
  */
 const noResumption = { secureOptions: cryptoConstants.SSL_OP_NO_TICKET }
 
-type Listener = EdgeError["listener"]
+/** Listens until the scope closes; the listener is named `http` or `https` in a listen error. */
+const open = (server: NodeListener.Listenable, listener: "http" | "https", host: string, port: number) =>
+  NodeListener.listen(server, { listener, address: { host, port }, shutdownGrace })
 
-const reasonOf = (error: Error): string => {
-  const code = "code" in error ? error.code : undefined
-  switch (code) {
-    case "EADDRINUSE":
-      return "the port is already in use"
-    case "EACCES":
-      return "permission denied (ports below 1024 need privileges)"
-    case "EADDRNOTAVAIL":
-      return "the address is not one of this machine's"
-    default:
-      return error.message
-  }
-}
-
-/** Opens `server` on `host:port`; the address it is bound to (the chosen port, for port 0). */
-const listen = (server: Server, listener: Listener, host: string, port: number) =>
-  Effect.callback<ListenerAddress, EdgeError>((resume) => {
-    const onError = (error: Error) =>
-      resume(
-        Effect.fail(
-          new EdgeError({
-            listener,
-            host,
-            port,
-            message: `the ${listener} listener cannot listen on ${host}:${port}: ${reasonOf(error)}`
-          })
-        )
-      )
-    server.once("error", onError)
-    server.listen({ host, port }, () => {
-      server.off("error", onError)
-      const address = server.address()
-      resume(
-        typeof address === "object" && address !== null
-          ? Effect.succeed({ host: address.address, port: address.port })
-          : Effect.succeed({ host, port })
-      )
-    })
-  })
-
-/** Stops accepting, closes idle connections now and every other one after the grace period. */
-const close = (server: Server & { readonly closeIdleConnections: () => void }, sockets: Set<Socket>) =>
-  Effect.callback<void>((resume) => {
-    const timer = setTimeout(() => {
-      for (const socket of sockets) socket.destroy()
-    }, Duration.toMillis(shutdownGrace))
-    server.close(() => {
-      clearTimeout(timer)
-      resume(Effect.void)
-    })
-    server.closeIdleConnections()
-  })
-
-/** Listens, and closes when the scope closes. */
-const open = (
-  server: Server & { readonly closeIdleConnections: () => void },
-  listener: Listener,
-  host: string,
-  port: number
-) => {
-  // Every connection, from its first byte: a shutdown must also end those still in their TLS
-  // handshake, which the HTTP server does not track.
-  const sockets = new Set<Socket>()
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket)
-    socket.once("close", () => sockets.delete(socket))
-  })
-  return Effect.acquireRelease(listen(server, listener, host, port), () => close(server, sockets))
-}
-
-export const layer = (options: EdgeOptions): Layer.Layer<EdgeAddresses, EdgeError, EdgeServices> =>
+export const layer = (options: EdgeOptions): Layer.Layer<EdgeAddresses, ListenError, EdgeServices> =>
   Layer.effect(
     EdgeAddresses,
     Effect.gen(function* () {
       const decisions = yield* EdgeDecisions.make(options)
       const provided = <A, E, R>(app: Effect.Effect<A, E, R>) =>
         Effect.provideService(app, EdgeDecisions.EdgeDecisions, decisions)
-      // The requests' fibers get a scope of their own, made before the listeners open and so closed
-      // after they have (finalizers run last-added first): a shutdown lets the requests in flight
-      // finish within the grace period rather than interrupting them as it begins.
-      const requests = yield* Scope.fork(yield* Effect.scope)
+      const requests = yield* NodeListener.requestScope
       const httpServer = createHttpServer(
         serverTimeouts,
         yield* NodeHttpServer.makeHandler(provided(httpApp), { scope: requests })

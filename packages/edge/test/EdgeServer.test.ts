@@ -7,9 +7,9 @@ import { Agent } from "node:https"
 import { createServer, type Server } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import { DomainRepository, StorageError } from "@petstore/domain"
+import { ListenError } from "@petstore/node-listener"
 import { MemoryStore } from "@petstore/store-memory"
 import { Cause, Context, type Duration, Effect, Exit, Fiber, Layer, Option, Scope } from "effect"
-import { EdgeError } from "../src/EdgeError.js"
 import { EdgeAddresses, layer as edgeLayer } from "../src/EdgeServer.js"
 import { handshake, http, https, raw } from "./support/EdgeClient.js"
 import {
@@ -43,7 +43,7 @@ const occupiedPort = Effect.acquireRelease(
 const stores = Layer.merge(MemoryStore.layer, settingsLayer)
 
 describe("the edge's listeners", () => {
-  it.effect("fail with an EdgeError naming the listener when the HTTP port is in use", () =>
+  it.effect("fail with a ListenError naming the listener when the HTTP port is in use", () =>
     Effect.gen(function* () {
       const port = yield* occupiedPort
       const exit = yield* Effect.exit(
@@ -54,7 +54,7 @@ describe("the edge's listeners", () => {
         const [reason, ...others] = exit.cause.reasons
         expect(others).toEqual([])
         const error = reason !== undefined && Cause.isFailReason(reason) ? reason.error : undefined
-        expect(error).toBeInstanceOf(EdgeError)
+        expect(error).toBeInstanceOf(ListenError)
         expect(error?.listener).toBe("http")
         expect(error?.message).toBe(
           `the http listener cannot listen on 127.0.0.1:${port}: the port is already in use`
@@ -63,7 +63,7 @@ describe("the edge's listeners", () => {
     })
   )
 
-  it.effect("fail with an EdgeError when the HTTPS port is in use, closing the HTTP listener again", () =>
+  it.effect("fail with a ListenError when the HTTPS port is in use, closing the HTTP listener again", () =>
     Effect.gen(function* () {
       const port = yield* occupiedPort
       const free = yield* occupiedPort.pipe(Effect.scoped)

@@ -1,102 +1,98 @@
 /**
- * A loopback-only listener that serves the `ApiKeyRepository` of this process to the key CLI, for
- * storage only one process may open (the embedded database). It listens on 127.0.0.1 at a free port
- * and accepts a random secret that it writes, with the port, to a file only the owner may read.
+ * The key administration (`ApiKeyAdmin.ApiKeyAdminApi`) that serves this process's `ApiKeyRepository`
+ * to the key CLI, for storage only one process may open (the embedded database). It listens on
+ * 127.0.0.1 at a free port and accepts a random secret that it writes, with the port, to a file only
+ * the owner may read (`ApiKeyAdminEndpoint`), removed when it stops. Why a request failed is logged
+ * here, never answered.
  */
 import { randomBytes } from "node:crypto"
 import { rename, rm, writeFile } from "node:fs/promises"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
 import { join } from "node:path"
-import { ApiKeyRepository, constantTimeEquals } from "@petstore/domain"
-import { Effect, Layer, Schema } from "effect"
-import {
-  adminEndpointFileName,
-  InsertRequest,
-  ListResponse,
-  RevokeRequest,
-  RevokeResponse
-} from "./ApiKeyAdminProtocol.js"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { ApiKeyAdmin, ApiKeyAdminEndpoint } from "@petstore/api"
+import { ApiKeyRepository, constantTimeEquals, type StorageError } from "@petstore/domain"
+import { NodeListener } from "@petstore/node-listener"
+import { ByteSize, Effect, Layer, Option, Redacted } from "effect"
+import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
+import * as HttpRouter from "effect/http/HttpRouter"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 
-const maxBodyBytes = 16 * 1024
+/** A key record is a few hundred bytes. */
+const maxBodySize = ByteSize.bytes(16 * 1024)
 
-const readBody = (request: IncomingMessage) =>
-  Effect.callback<string, Error>((resume) => {
-    let body = ""
-    request.setEncoding("utf8")
-    request.on("data", (chunk: string) => {
-      body += chunk
-      if (body.length > maxBodyBytes) {
-        request.destroy()
-        resume(Effect.fail(new Error("body too large")))
-      }
+const storageFailed = (error: StorageError) =>
+  Effect.andThen(
+    Effect.logWarning("key administration request failed", error),
+    Effect.fail(new ApiKeyAdmin.KeyStorageFailed())
+  )
+
+const ApiKeysHandlers = HttpApiBuilder.group(ApiKeyAdmin.ApiKeyAdminApi, "apiKeys", (handlers) =>
+  Effect.map(ApiKeyRepository, (keys) =>
+    handlers
+      .handle("list", () => Effect.catch(keys.list, storageFailed))
+      .handle("findByHash", ({ params }) =>
+        keys.findByHash(params.hash).pipe(
+          Effect.map((found) => ({ key: Option.getOrNull(found) })),
+          Effect.catch(storageFailed)
+        )
+      )
+      .handle("insert", ({ payload }) => Effect.catch(keys.insert(payload), storageFailed))
+      .handle("revoke", ({ payload }) =>
+        keys.revoke(payload.id, payload.at).pipe(
+          Effect.map((revoked) => ({ revoked })),
+          Effect.catch(storageFailed)
+        )
+      )
+  )
+)
+
+/** Lets through only requests that present `token`, compared in constant time. */
+const secretLayer = (token: string) =>
+  Layer.succeed(
+    ApiKeyAdmin.AdminSecret,
+    ApiKeyAdmin.AdminSecret.of({
+      secret: (httpEffect, { credential }) =>
+        constantTimeEquals(Redacted.value(credential), token)
+          ? httpEffect
+          : Effect.fail(new ApiKeyAdmin.AdminSecretRefused())
     })
-    request.once("end", () => resume(Effect.succeed(body)))
-    request.once("error", (error) => resume(Effect.fail(error)))
-  })
+  )
 
-const send = (response: ServerResponse, status: number, body?: string) => {
-  response.writeHead(status, body === undefined ? {} : { "content-type": "application/json" })
-  response.end(body)
+const administration = (token: string) =>
+  HttpRouter.toHttpEffect(
+    HttpApiBuilder.layer(ApiKeyAdmin.ApiKeyAdminApi).pipe(
+      Layer.provide(ApiKeysHandlers),
+      Layer.provide(secretLayer(token)),
+      Layer.provide(NodeHttpServer.layerHttpServices)
+    )
+  )
+
+/** Writes the endpoint file whole (a reader never sees half of it) and removes it when the scope closes. */
+const endpointFile = (directory: string, endpoint: ApiKeyAdminEndpoint.AdminEndpoint) => {
+  const file = join(directory, ApiKeyAdminEndpoint.adminEndpointFileName)
+  return Effect.acquireRelease(
+    Effect.promise(async () => {
+      const temporary = `${file}.${process.pid}.tmp`
+      await writeFile(temporary, JSON.stringify(endpoint), { mode: 0o600 })
+      await rename(temporary, file)
+    }),
+    () => Effect.promise(() => rm(file, { force: true }))
+  )
 }
 
 export const layer = (options: { readonly directory: string }) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
-      const keys = yield* ApiKeyRepository
-      const runFork = Effect.runForkWith(yield* Effect.context<never>())
       const token = randomBytes(32).toString("base64url")
-
-      const handle = (request: IncomingMessage, response: ServerResponse) =>
-        Effect.gen(function* () {
-          const presented = /^Bearer (\S+)$/.exec(request.headers.authorization ?? "")?.[1] ?? ""
-          if (!constantTimeEquals(presented, token)) return send(response, 401)
-          const route = `${request.method} ${request.url}`
-          if (route === "GET /api-keys") {
-            return send(response, 200, yield* Schema.encodeEffect(ListResponse)(yield* keys.list))
-          }
-          if (route === "POST /api-keys") {
-            yield* keys.insert(yield* Schema.decodeEffect(InsertRequest)(yield* readBody(request)))
-            return send(response, 204)
-          }
-          if (route === "POST /api-keys/revoke") {
-            const { at, id } = yield* Schema.decodeEffect(RevokeRequest)(yield* readBody(request))
-            const revoked = yield* keys.revoke(id, at)
-            return send(response, 200, yield* Schema.encodeEffect(RevokeResponse)({ revoked }))
-          }
-          return send(response, 404)
-        }).pipe(
-          Effect.catchCause((cause) =>
-            Effect.andThen(
-              Effect.logWarning("key administration request failed", cause),
-              Effect.sync(() => send(response, 500))
-            )
-          )
-        )
-
-      const server = createServer((request, response) => {
-        runFork(handle(request, response))
-      })
-      const address = yield* Effect.acquireRelease(
-        Effect.callback<AddressInfo, Error>((resume) => {
-          server.once("error", (error) => resume(Effect.fail(error)))
-          server.listen({ host: "127.0.0.1", port: 0 }, () => {
-            resume(Effect.succeed(server.address() as AddressInfo))
-          })
-        }),
-        () =>
-          Effect.callback<void>((resume) => {
-            server.close(() => resume(Effect.void))
-          })
+      const app = yield* administration(token)
+      const { port } = yield* NodeListener.serve(
+        Effect.provideService(app, HttpIncomingMessage.MaxBodySize, maxBodySize),
+        {
+          listener: "key administration",
+          address: { host: "127.0.0.1", port: 0 },
+          shutdownGrace: "5 seconds"
+        }
       )
-      const file = join(options.directory, adminEndpointFileName)
-      yield* Effect.acquireRelease(
-        Effect.promise(async () => {
-          const temporary = `${file}.${process.pid}.tmp`
-          await writeFile(temporary, JSON.stringify({ port: address.port, token }), { mode: 0o600 })
-          await rename(temporary, file)
-        }),
-        () => Effect.promise(() => rm(file, { force: true }))
-      )
+      yield* endpointFile(options.directory, { port, token })
     })
   )

@@ -1,15 +1,16 @@
 /**
- * The Node HTTP server. Unlike `NodeHttpServer.layer`, which listens before a handler is attached
- * (a request in that window hangs forever), it builds the whole application first and opens the
- * port only once a request can be answered. Closing its scope stops accepting, lets in-flight
- * requests finish within a grace period, then closes what is left.
+ * The API's Node HTTP server: Node's limits (slow-loris, keep-alive, a request limit just past the
+ * handled deadline), the answers Node would give itself (malformed requests, `Expect`), and the
+ * whole application built before `NodeListener` opens the port, so a request is never accepted
+ * before it can be answered. Closing its scope stops accepting, lets in-flight requests finish
+ * within a grace period, then closes what is left.
  */
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
+import { createServer } from "node:http"
 import type { Duplex } from "node:stream"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { maxRequestBodyBytes } from "@petstore/api"
-import { ByteSize, Context, Duration, Effect, Layer, Scope } from "effect"
+import { type ListenError, NodeListener } from "@petstore/node-listener"
+import { ByteSize, Context, Duration, Effect, Layer } from "effect"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import type * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { expectationFailedApp } from "./ExpectationFailed.js"
@@ -21,11 +22,13 @@ import { recordRequest, withRequestLifecycle } from "./RequestLifecycle.js"
 
 export interface PetstoreHttpServerOptions {
   readonly port: number
-  readonly host?: string | undefined
+  readonly host: string
   /** Deadline of one request, after which it is answered 503. */
   readonly requestTimeout: Duration.Input
   /** How long a shutdown waits for in-flight requests before closing their connections. */
   readonly shutdownGrace: Duration.Input
+  /** The settings that chose the address, named when the port cannot be opened (`PORT, HOST`). */
+  readonly settings?: string | undefined
 }
 
 /** Where the server listens, once it does (port 0 asks the system for a free port). */
@@ -34,37 +37,11 @@ export class ListeningAddress extends Context.Service<
   { readonly host: string; readonly port: number }
 >()("@petstore/http/ListeningAddress") {}
 
-const listen = (server: Server, options: PetstoreHttpServerOptions) =>
-  Effect.callback<AddressInfo, Error>((resume) => {
-    const onError = (error: Error) => resume(Effect.fail(error))
-    server.once("error", onError)
-    server.listen({ port: options.port, host: options.host }, () => {
-      server.off("error", onError)
-      const address = server.address()
-      if (address === null || typeof address === "string") {
-        resume(Effect.fail(new Error(`the server listens on ${String(address)}, not on a TCP port`)))
-      } else {
-        resume(Effect.succeed(address))
-      }
-    })
-  })
-
-const close = (server: Server, grace: Duration.Input) =>
-  Effect.callback<void>((resume) => {
-    server.close(() => resume(Effect.void))
-    server.closeIdleConnections()
-    const timer = setTimeout(
-      () => server.closeAllConnections(),
-      Duration.toMillis(Duration.fromInputUnsafe(grace))
-    )
-    timer.unref()
-  })
-
 const maxBodySize = ByteSize.bytes(maxRequestBodyBytes)
 
 export const PetstoreHttpServer = (
   options: PetstoreHttpServerOptions
-): Layer.Layer<ListeningAddress, Error, PetstoreHttpApp | HttpMetrics | PetstoreHttpAppServices> =>
+): Layer.Layer<ListeningAddress, ListenError, PetstoreHttpApp | HttpMetrics | PetstoreHttpAppServices> =>
   Layer.effect(
     ListeningAddress,
     Effect.gen(function* () {
@@ -75,9 +52,7 @@ export const PetstoreHttpServer = (
       const armDeadline = makeRequestDeadline(deadline, (expired) => {
         runFork(recordRequest(expired))
       })
-      // Requests run in a scope of their own, closed after the server: in-flight requests first get
-      // their grace, then whatever is left is interrupted.
-      const requests = yield* Scope.fork(yield* Effect.scope, "parallel")
+      const requests = yield* NodeListener.requestScope
       const handlerOf = <E, R>(httpApp: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
         NodeHttpServer.makeHandler(withRequestLifecycle({ register: armDeadline })(httpApp), {
           scope: requests
@@ -99,9 +74,11 @@ export const PetstoreHttpServer = (
         if (requestId !== undefined)
           runFork(recordRequest({ requestId, method: "", path: "", status: 400, durationMs: 0 }))
       })
-      const address = yield* Effect.acquireRelease(listen(server, options), () =>
-        close(server, options.shutdownGrace)
-      )
-      return { host: address.address, port: address.port }
+      return yield* NodeListener.listen(server, {
+        listener: "API",
+        address: { host: options.host, port: options.port },
+        shutdownGrace: options.shutdownGrace,
+        settings: options.settings
+      })
     })
   )

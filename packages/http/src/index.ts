@@ -3,7 +3,6 @@
  * Node HTTP server that serves them.
  */
 export * from "./AllowedMethods.js"
-export * as ApiKeyAdminProtocol from "./ApiKeyAdminProtocol.js"
 export * as ApiReference from "./ApiReference.js"
 export * from "./AuthenticationLive.js"
 export * from "./DomainErrors.js"
@@ -19,7 +18,6 @@ export * from "./PetstoreHttpApi.js"
 export * from "./PetstoreHttpServer.js"
 export * from "./ProjectsHandlers.js"
 export * from "./PublicPaths.js"
-export * as RemoteApiKeyRepository from "./RemoteApiKeyRepository.js"
 export * from "./RequestLifecycle.js"
 export * as RequestRateLimiter from "./RequestRateLimiter.js"
 export * from "./StorageUnavailable.js"

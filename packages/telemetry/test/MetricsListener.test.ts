@@ -1,16 +1,14 @@
 /**
  * The metrics listener through real sockets: the exposition text at `GET /metrics` and nothing else,
- * bound to 127.0.0.1 unless configured (so another loopback address, 127.0.0.2, is refused, as any
- * other interface would be), a clear error for a port in use, and closed with its scope even while a
- * scraper keeps its connection alive.
+ * bound to the address it is given (127.0.0.1 by default, so another loopback address, 127.0.0.2, is
+ * refused, as any other interface would be), a clear error for a port in use, and closed with its
+ * scope even while a scraper keeps its connection alive. Which variables choose the address is the
+ * apps' configuration, tested with them.
  */
 import { request } from "node:http"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Option } from "effect"
+import { Effect } from "effect"
 import { MetricsListener } from "../src/index.js"
-
-const withEnvironment = (variables: Record<string, string>) =>
-  Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env: variables }))
 
 interface Answer {
   readonly status: number
@@ -43,14 +41,6 @@ const exchange = (host: string, port: number, path = "/metrics", method = "GET")
 
 const exposition = "# TYPE up gauge\nup 1\n"
 
-/** The listener the configuration asks for; fails the test when it asks for none. */
-const serveConfigured = (variables: Record<string, string>) =>
-  Effect.gen(function* () {
-    const options = yield* MetricsListener.config().pipe(withEnvironment(variables))
-    if (Option.isNone(options)) return yield* Effect.die("no metrics listener configured")
-    return yield* MetricsListener.serve(options.value, Effect.succeed(exposition))
-  })
-
 describe("MetricsListener", () => {
   it.effect("serves the exposition text at GET /metrics, and 404 anywhere else", () =>
     Effect.gen(function* () {
@@ -78,64 +68,50 @@ describe("MetricsListener", () => {
     })
   )
 
-  it.effect("binds 127.0.0.1 unless PETSTORE_METRICS_HOST says otherwise", () =>
+  it.effect("answers 500, without detail, when the metrics cannot be read", () =>
     Effect.gen(function* () {
-      const loopback = yield* serveConfigured({ PETSTORE_METRICS_PORT: "0" })
+      const { port } = yield* MetricsListener.serve(
+        { host: "127.0.0.1", port: 0 },
+        Effect.die(new Error("registry at 10.0.0.7 unreachable"))
+      )
+      expect(yield* exchange("127.0.0.1", port)).toEqual({
+        status: 500,
+        contentType: "text/plain",
+        text: "the metrics could not be read\n"
+      })
+    })
+  )
+
+  it.effect("binds the address it is given: the default one is this machine's loopback only", () =>
+    Effect.gen(function* () {
+      const loopback = yield* MetricsListener.serve(
+        { host: MetricsListener.defaultHost, port: 0 },
+        Effect.succeed(exposition)
+      )
       expect(loopback.host).toBe("127.0.0.1")
       expect((yield* exchange("127.0.0.1", loopback.port)).text).toBe(exposition)
       // Another address of this machine: nothing listens there.
       expect(yield* Effect.flip(exchange("127.0.0.2", loopback.port))).toBe("ECONNREFUSED")
 
-      const everywhere = yield* serveConfigured({
-        PETSTORE_METRICS_PORT: "0",
-        PETSTORE_METRICS_HOST: "0.0.0.0"
-      })
+      const everywhere = yield* MetricsListener.serve(
+        { host: "0.0.0.0", port: 0 },
+        Effect.succeed(exposition)
+      )
       expect(everywhere.host).toBe("0.0.0.0")
       expect((yield* exchange("127.0.0.2", everywhere.port)).text).toBe(exposition)
     })
   )
 
-  it.effect("is off unless a port is set; an app's earlier variable is read when the new one is not", () =>
-    Effect.gen(function* () {
-      const read = (variables: Record<string, string>, legacy?: string) =>
-        MetricsListener.config(legacy).pipe(withEnvironment(variables))
-      expect(yield* read({})).toEqual(Option.none())
-      expect(yield* read({ PETSTORE_METRICS_HOST: "0.0.0.0" })).toEqual(Option.none())
-      expect(yield* read({ PETSTORE_METRICS_PORT: "9464" })).toEqual(
-        Option.some({ host: "127.0.0.1", port: 9464 })
-      )
-      expect(yield* read({ OLD_PORT: "9465" })).toEqual(Option.none())
-      expect(yield* read({ OLD_PORT: "9465" }, "OLD_PORT")).toEqual(
-        Option.some({ host: "127.0.0.1", port: 9465 })
-      )
-      expect(yield* read({ OLD_PORT: "9465", PETSTORE_METRICS_PORT: "9464" }, "OLD_PORT")).toEqual(
-        Option.some({ host: "127.0.0.1", port: 9464 })
-      )
-    })
-  )
-
-  it.effect("refuses a port out of range", () =>
-    Effect.gen(function* () {
-      for (const port of ["65536", "-1", "http", "80.5"]) {
-        const error = yield* Effect.flip(
-          MetricsListener.config().pipe(withEnvironment({ PETSTORE_METRICS_PORT: port }))
-        )
-        expect(error.message).toContain("PETSTORE_METRICS_PORT")
-      }
-      const error = yield* Effect.flip(
-        MetricsListener.config().pipe(withEnvironment({ PETSTORE_METRICS_PORT: "65536" }))
-      )
-      expect(error.message).toContain("must be a port from 0 to 65535")
-    })
-  )
-
-  it.effect("a port in use is a start error naming the address", () =>
+  it.effect("a port in use is a start error naming the address and the settings that chose it", () =>
     Effect.gen(function* () {
       const taken = yield* MetricsListener.serve({ host: "127.0.0.1", port: 0 }, Effect.succeed(exposition))
       const error = yield* Effect.flip(
-        MetricsListener.serve({ host: "127.0.0.1", port: taken.port }, Effect.succeed(exposition))
+        MetricsListener.serve(
+          { host: "127.0.0.1", port: taken.port, settings: "PETSTORE_METRICS_PORT, PETSTORE_METRICS_HOST" },
+          Effect.succeed(exposition)
+        )
       )
-      expect(error._tag).toBe("MetricsListenerError")
+      expect(error._tag).toBe("ListenError")
       expect(error.message).toBe(
         `the metrics listener cannot listen on 127.0.0.1:${taken.port}: the port is already in use (PETSTORE_METRICS_PORT, PETSTORE_METRICS_HOST)`
       )
