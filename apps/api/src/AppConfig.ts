@@ -1,7 +1,8 @@
 /**
  * Everything the API process reads from its environment, decoded once at start-up.
  */
-import { maxRequestDeadline, OperatorApiKeyToken } from "@petstore/domain"
+import { maxRequestDeadline } from "@petstore/catalogue"
+import { OperatorApiKeyToken } from "@petstore/kernel"
 import { MetricsListener } from "@petstore/telemetry"
 import { Config, Duration, Effect, Option, Redacted, Schema, SchemaIssue } from "effect"
 import { dataDirectoryVariable, defaultDataDirectory } from "./DataDirectory.js"

@@ -3,17 +3,12 @@
  * for custom domains (HTTP and HTTPS), the metrics' listener when configured, then the API's HTTP
  * server, which opens its port last.
  */
+import { runIdempotencyPurge } from "@petstore/catalogue"
+import { type DomainRepository, platformSettingsLayer } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
-import {
-  applyOperatorApiKey,
-  type DomainRepository,
-  defaultAccountName,
-  platformSettingsLayer,
-  rateLimitsLayer,
-  runIdempotencyPurge
-} from "@petstore/domain"
 import { EdgeServer } from "@petstore/edge"
 import { HttpMetrics, ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "@petstore/http"
+import { applyOperatorApiKey, defaultAccountName, rateLimitsLayer } from "@petstore/kernel"
 import { MetricsListener } from "@petstore/telemetry"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { BootstrapKeyConfig, EdgeConfig, MetricsConfig, ServerConfig, StorageConfig } from "./AppConfig.js"

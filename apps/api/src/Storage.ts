@@ -4,8 +4,9 @@
  */
 
 import * as CertificateAuthorityConfig from "@petstore/acme/CertificateAuthorityConfig"
-import { ApiKeyRepository, domainCheckConfig, runDomainChecks, type StorageError } from "@petstore/domain"
+import { domainCheckConfig, runDomainChecks } from "@petstore/custom-domains"
 import { LocalApiKeyAdmin, RemoteApiKeyRepository } from "@petstore/http"
+import { ApiKeyRepository, type StorageError } from "@petstore/kernel"
 import { MemoryStore } from "@petstore/store-memory"
 import { EmbeddedPostgres, PgMigrations, PgStore, PrivateKeySecret } from "@petstore/store-pg"
 import { Effect, Layer, Option } from "effect"

@@ -11,7 +11,6 @@ import * as PgConnection from "@effect/sql-pg/PgConnection"
 import { expect, layer } from "@effect/vitest"
 import { LocalCertificateAuthority } from "@petstore/acme"
 import {
-  AccountName,
   addDomain,
   CertificateStore,
   CustomDomain,
@@ -21,9 +20,10 @@ import {
   ProjectId,
   recordProjectDeploy,
   removeDomain
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { EdgeServer } from "@petstore/edge"
 import * as EdgeClient from "@petstore/edge/testing"
+import { AccountName } from "@petstore/kernel"
 import { PgServingChanges } from "@petstore/store-pg"
 import { eventually, TestDatabase } from "@petstore/testing"
 import { Effect, Layer, Redacted, type Scope } from "effect"

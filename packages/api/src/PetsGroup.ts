@@ -12,7 +12,7 @@ import {
   PetId,
   PetStatus,
   Pets
-} from "@petstore/domain"
+} from "@petstore/catalogue"
 import { Schema } from "effect"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"

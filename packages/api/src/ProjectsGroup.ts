@@ -3,7 +3,7 @@
  * their deploys, their domains and domain config. Every operation needs a key and sees only the key's
  * own account's projects.
  */
-import { Deploy, DeployStatus, DomainConfig, DomainResource, Plan, ProjectId } from "@petstore/domain"
+import { Deploy, DeployStatus, DomainConfig, DomainResource, Plan, ProjectId } from "@petstore/custom-domains"
 import { Schema } from "effect"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"

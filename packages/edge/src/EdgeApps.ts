@@ -14,7 +14,7 @@ import type {
   PlatformSettings,
   ProjectRepository,
   ServingChanges
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { Effect, Option } from "effect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import type * as HttpServerResponse from "effect/http/HttpServerResponse"

@@ -15,7 +15,7 @@ import {
   DomainRepository,
   putDomainConfig,
   recordProjectDeploy
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { Effect, Option } from "effect"
 import { EdgeAddresses } from "../src/EdgeServer.js"
 import { derOf, handshake, http, https } from "./support/EdgeClient.js"

@@ -3,7 +3,7 @@
  * its storage exclusively (the embedded database allows one process). It carries what the
  * `ApiKeyRepository` port carries, hashes only: a key itself never crosses it.
  */
-import { AccountName, ApiKeyHash, ApiKeyId, ApiKeyRecord } from "@petstore/domain"
+import { AccountName, ApiKeyHash, ApiKeyId, ApiKeyRecord } from "@petstore/kernel"
 import { Option, Schema, SchemaTransformation } from "effect"
 
 /** The file, inside the data directory, that tells where the running server listens and its secret. */

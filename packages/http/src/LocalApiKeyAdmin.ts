@@ -8,7 +8,7 @@ import { rename, rm, writeFile } from "node:fs/promises"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
-import { ApiKeyRepository, constantTimeEquals } from "@petstore/domain"
+import { ApiKeyRepository, constantTimeEquals } from "@petstore/kernel"
 import { Effect, Layer, Schema } from "effect"
 import {
   adminEndpointFileName,

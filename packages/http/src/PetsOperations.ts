@@ -13,7 +13,6 @@ import {
   NotFound
 } from "@petstore/api"
 import {
-  type Caller,
   createPet,
   currentGetPetAvailability,
   defaultListLimit,
@@ -26,7 +25,8 @@ import {
   PetId as PetIdSchema,
   type PetQuery,
   type Pets
-} from "@petstore/domain"
+} from "@petstore/catalogue"
+import type { Caller } from "@petstore/kernel"
 import { Effect, Option, Schema } from "effect"
 import { storageUnavailable } from "./StorageUnavailable.js"
 

@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises"
 import { join } from "node:path"
-import { ApiKeyRepository, StorageError } from "@petstore/domain"
+import { ApiKeyRepository, StorageError } from "@petstore/kernel"
 import { Effect, Layer, Option, Schema } from "effect"
 import {
   type AdminEndpoint,

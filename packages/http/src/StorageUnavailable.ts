@@ -2,7 +2,7 @@
  * A storage failure as the client sees it: 503, with the cause logged for operators only.
  */
 import { Unavailable } from "@petstore/api"
-import type { StorageError } from "@petstore/domain"
+import type { StorageError } from "@petstore/kernel"
 import { Effect } from "effect"
 
 export const storageUnavailable = (error: StorageError) =>

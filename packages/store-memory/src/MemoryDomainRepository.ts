@@ -11,7 +11,7 @@ import {
   HostnameTaken,
   type ProjectId,
   workDueAt
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { Effect, HashMap, Layer, Option, Order, Ref } from "effect"
 
 interface StoredDomain {

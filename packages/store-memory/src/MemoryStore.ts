@@ -4,22 +4,20 @@
  * through this process, so its repositories announce what changes serving (`ServingChanges`) and
  * nothing else can change it.
  */
+import type { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
 import {
-  type ApiKeyRepository,
   announcingCertificates,
   announcingDomains,
   announcingProjects,
   type CertificateStore,
   type DomainRepository,
   type Http01ChallengeStore,
-  type IdempotencyRepository,
   inProcessServingChangeHubLayer,
-  type PetRepository,
   type ProjectRepository,
   type ServingChanges,
-  type StorageHealth,
   servingChangesLayer
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
+import type { ApiKeyRepository, StorageHealth } from "@petstore/kernel"
 import { Layer } from "effect"
 import * as MemoryApiKeyRepository from "./MemoryApiKeyRepository.js"
 import * as MemoryCertificateStore from "./MemoryCertificateStore.js"

@@ -23,7 +23,7 @@ import {
   Issuance,
   Problem,
   ProjectId
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { Effect, Layer, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"

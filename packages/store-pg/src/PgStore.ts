@@ -14,22 +14,19 @@
  * of other processes are heard (`PgServingChanges`).
  */
 import type * as PgClient from "@effect/sql-pg/PgClient"
+import type { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
 import {
-  type ApiKeyRepository,
   announcingCertificates,
   announcingDomains,
   announcingProjects,
   type CertificateStore,
   type DomainRepository,
   type Http01ChallengeStore,
-  type IdempotencyRepository,
-  type PetRepository,
   type ProjectRepository,
   type ServingChanges,
-  type StorageError,
-  type StorageHealth,
   servingChangesLayer
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
+import type { ApiKeyRepository, StorageError, StorageHealth } from "@petstore/kernel"
 import { Duration, Layer, Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
 import { connectedClientLayer } from "./internal/connectedClientLayer.js"

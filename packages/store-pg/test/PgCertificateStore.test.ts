@@ -6,7 +6,7 @@
 
 import type * as PgClient from "@effect/sql-pg/PgClient"
 import { expect, layer } from "@effect/vitest"
-import { CertificateStore, DomainRepository } from "@petstore/domain"
+import { CertificateStore, DomainRepository } from "@petstore/custom-domains"
 import { ContractFixtures } from "@petstore/testing"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"

@@ -20,7 +20,7 @@ import {
   ProjectRepository,
   type ServingChange,
   ServingChanges
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { ContractFixtures, eventually, TestDatabase } from "@petstore/testing"
 import { Effect, Layer, Option, Queue, Redacted, type Scope } from "effect"
 import type { SqlClient } from "effect/sql"

@@ -27,7 +27,7 @@ import {
   restartVerificationWindow,
   Verification,
   workDueAt
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { Array as Arr, Effect, Exit, type Layer, Option, Schema } from "effect"
 import { cnameTarget, freshHostname, freshProject, later, randomToken, t0 } from "./ContractFixtures.js"
 

@@ -3,12 +3,8 @@
  * the suites, whose tests tolerate each other's rows.
  */
 import { describe, layer } from "@effect/vitest"
-import type {
-  ApiKeyRepository,
-  CertificateStore,
-  Http01ChallengeStore,
-  StorageHealth
-} from "@petstore/domain"
+import type { CertificateStore, Http01ChallengeStore } from "@petstore/custom-domains"
+import type { ApiKeyRepository, StorageHealth } from "@petstore/kernel"
 import type { Layer } from "effect"
 import { apiKeyRepositoryTests } from "./ApiKeyRepositoryContract.js"
 import { certificateStoreTests } from "./CertificateStoreContract.js"

@@ -5,9 +5,9 @@
  * on their bodies.
  */
 import { expect } from "@effect/vitest"
+import { type CertificateIssuer, PlatformSettings, runDomainChecks } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
 import { Challtestsrv } from "@petstore/dns/testing"
-import { type CertificateIssuer, PlatformSettings, runDomainChecks } from "@petstore/domain"
 import { EdgeServer } from "@petstore/edge"
 import { type RequestOptions, TestServer, TestServerLive, testPlatform } from "@petstore/http/testing"
 import { Duration, Effect, Layer, Schedule } from "effect"

@@ -4,7 +4,6 @@
  * what the workers left there.
  */
 import {
-  AccountName,
   Deploy,
   DomainRepository,
   newCustomDomain,
@@ -12,7 +11,8 @@ import {
   Project,
   ProjectId,
   ProjectRepository
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
+import { AccountName } from "@petstore/kernel"
 import { PgDomainRepository, PgMigrations, PgProjectRepository, PgStore } from "@petstore/store-pg"
 import { TestDatabase } from "@petstore/testing"
 import { Effect, Exit, Layer, ManagedRuntime, Result, Scope } from "effect"

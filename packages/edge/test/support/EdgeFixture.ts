@@ -5,7 +5,6 @@
  */
 import { LocalCertificateAuthority } from "@petstore/acme"
 import {
-  AccountName,
   addDomain,
   CertificateStore,
   CustomDomain,
@@ -18,7 +17,8 @@ import {
   ProjectId,
   ProjectRepository,
   recordProjectDeploy
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
+import { AccountName } from "@petstore/kernel"
 import { MemoryStore } from "@petstore/store-memory"
 import { Context, Effect, Layer } from "effect"
 import type { EdgeServices } from "../../src/EdgeApps.js"

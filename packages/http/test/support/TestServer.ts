@@ -2,21 +2,22 @@
  * A real listening server on a free port, over whatever storage layer a test gives it, with two
  * accounts' keys registered. Requests go through `fetch`, exactly as a client's would.
  */
+import type { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
 import {
-  AccountName,
-  type ApiKeyRepository,
   type CertificateStore,
   DnsResolver,
   type DomainRepository,
-  type IdempotencyRepository,
-  issueApiKey,
-  type PetRepository,
   PlatformSettings,
-  type ProjectRepository,
+  type ProjectRepository
+} from "@petstore/custom-domains"
+import {
+  AccountName,
+  type ApiKeyRepository,
+  issueApiKey,
   type RateLimitPolicies,
   RateLimits,
   type StorageHealth
-} from "@petstore/domain"
+} from "@petstore/kernel"
 import { MemoryRateLimiterStore } from "@petstore/store-memory"
 import { Context, Duration, Effect, Layer } from "effect"
 import type * as RateLimiter from "effect/persistence/RateLimiter"
