@@ -4,7 +4,7 @@
  * server, which opens its port last.
  */
 import { runIdempotencyPurge } from "@petstore/catalogue"
-import { type DomainRepository, platformSettingsLayer } from "@petstore/custom-domains"
+import { type CustomDomainRepository, platformSettingsLayer } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
 import { EdgeServer } from "@petstore/edge"
 import { HttpMetrics, ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "@petstore/http"
@@ -41,7 +41,11 @@ const bootstrapKeyLayer = (key: Option.Option<Redacted.Redacted<string>>) =>
  */
 const metricsListenerLayer = (
   listener: Option.Option<MetricsListener.MetricsListenerOptions>
-): Layer.Layer<never, MetricsListener.MetricsListenerError, HttpMetrics.HttpMetrics | DomainRepository> =>
+): Layer.Layer<
+  never,
+  MetricsListener.MetricsListenerError,
+  HttpMetrics.HttpMetrics | CustomDomainRepository
+> =>
   Option.match(listener, {
     onNone: () => Layer.empty,
     onSome: (options) =>

@@ -4,7 +4,7 @@
  */
 
 import * as CertificateAuthorityConfig from "@petstore/acme/CertificateAuthorityConfig"
-import { domainCheckConfig, runDomainChecks } from "@petstore/custom-domains"
+import { domainCheckConfig, runCustomDomainChecks } from "@petstore/custom-domains"
 import { LocalApiKeyAdmin, RemoteApiKeyRepository } from "@petstore/http"
 import { ApiKeyRepository, type StorageError } from "@petstore/kernel"
 import { MemoryStore } from "@petstore/store-memory"
@@ -83,6 +83,6 @@ export const exclusiveStorageCompanions = (choice: StorageChoice) =>
 
 const InProcessDomainChecks = Layer.effectDiscard(
   Effect.flatMap(domainCheckConfig(`api:${process.pid}`), (options) =>
-    Effect.forkScoped(runDomainChecks(options))
+    Effect.forkScoped(runCustomDomainChecks(options))
   )
 )

@@ -6,7 +6,7 @@
 import { hostname } from "node:os"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as CertificateAuthorityConfig from "@petstore/acme/CertificateAuthorityConfig"
-import { domainCheckConfig, platformSettingsLayer, runDomainChecks } from "@petstore/custom-domains"
+import { domainCheckConfig, platformSettingsLayer, runCustomDomainChecks } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
 import { PgStore, PrivateKeySecret } from "@petstore/store-pg"
 import { JsonLogger, MetricsListener, Tracing, WorkerMetrics } from "@petstore/telemetry"
@@ -41,7 +41,7 @@ const main = Effect.gen(function* () {
   yield* Effect.logInfo(
     `petstore worker ${holder} checking domains and certificates (concurrency ${options.concurrency})`
   )
-  return yield* runDomainChecks({ ...options, onRound: metrics.recordRound }).pipe(
+  return yield* runCustomDomainChecks({ ...options, onRound: metrics.recordRound }).pipe(
     Effect.onInterrupt(() => Effect.logInfo(`petstore worker ${holder} stopping; its leases are given back`)),
     Effect.provideService(References.MinimumLogLevel, level),
     Tracing.withTracing("petstore-worker")

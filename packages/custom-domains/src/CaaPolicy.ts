@@ -15,9 +15,9 @@
  * The lookup follows CNAMEs (the resolver's job), so records at a CNAME target count.
  */
 import { Effect, Option } from "effect"
+import { Problem } from "./CustomDomainProblem.js"
 import type { CaaRecord, DnsAnswer } from "./DnsAnswer.js"
 import { DnsResolver } from "./DnsResolver.js"
-import { Problem } from "./DomainProblem.js"
 
 export type CaaVerdict =
   /** `decidedAt`: the name whose record set decided; none when there is no CAA record anywhere. */

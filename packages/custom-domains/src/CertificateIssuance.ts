@@ -10,8 +10,8 @@ import { caaProblem, checkCaa } from "./CaaPolicy.js"
 import { CertificateIssuer, CertificateStore, type OrderState } from "./CertificateIssuer.js"
 import { diagnoseDelay } from "./CertificateLifecycle.js"
 import type { CustomDomain } from "./CustomDomain.js"
+import type { Problem } from "./CustomDomainProblem.js"
 import { observeDomain } from "./CustomDomains.js"
-import type { Problem } from "./DomainProblem.js"
 import {
   attemptBlocked,
   caUnreachable,

@@ -9,8 +9,8 @@
 import type { Option } from "effect"
 import { Duration } from "effect"
 import { type Certificate, makeCertificate } from "./CustomDomain.js"
-import { Problem } from "./DomainProblem.js"
-import type { DomainVerdict } from "./DomainVerdict.js"
+import { Problem } from "./CustomDomainProblem.js"
+import type { VerificationVerdict } from "./VerificationVerdict.js"
 
 /** No certificate this long after verification: `delayed`, and the causes are looked for. */
 export const certificateDelayAfter = Duration.minutes(30)
@@ -71,7 +71,7 @@ export const restartIssuance = (certificate: Certificate): Certificate =>
  */
 export const diagnoseDelay = (input: {
   readonly hostname: string
-  readonly verdict: DomainVerdict
+  readonly verdict: VerificationVerdict
   readonly caaProblem: Option.Option<Problem>
 }): ReadonlyArray<Problem> => {
   const { caaProblem, hostname, verdict } = input

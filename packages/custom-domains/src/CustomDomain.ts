@@ -1,12 +1,12 @@
 /**
  * A custom domain of a project: the DNS record its owner must create, where its verification
  * stands, and its certificate. `issuance` is the service's own bookkeeping of the certificate order
- * (never shown to owners: `DomainResource` is the public shape).
+ * (never shown to owners: `CustomDomainResource` is the public shape).
  */
 import { Schema } from "effect"
 import { OrderRef } from "./CertificateIssuer.js"
-import { Problem } from "./DomainProblem.js"
-import { DomainKind, Hostname } from "./Hostname.js"
+import { Problem } from "./CustomDomainProblem.js"
+import { Hostname, HostnameKind } from "./Hostname.js"
 import { ProjectId } from "./Project.js"
 import { Timestamp } from "./Timestamp.js"
 import { validatingConstructor } from "./ValidatingConstructor.js"
@@ -14,8 +14,8 @@ import { validatingConstructor } from "./ValidatingConstructor.js"
 /** The TTL we ask owners to set. Another TTL is not a failure. */
 export const instructedTtl = 3600
 
-export const DomainStatus = Schema.Literals(["pending", "verified", "failed"])
-export type DomainStatus = typeof DomainStatus.Type
+export const CustomDomainStatus = Schema.Literals(["pending", "verified", "failed"])
+export type CustomDomainStatus = typeof CustomDomainStatus.Type
 
 // A class's struct carries its identifier too: JSON Schema names a class by its encoded side.
 export class DnsRecordInstruction extends Schema.Class<DnsRecordInstruction>("DnsRecord")(
@@ -76,8 +76,8 @@ export const makeIssuance = validatingConstructor(Issuance)
 const domainFields = {
   hostname: Hostname,
   projectId: ProjectId,
-  kind: DomainKind,
-  status: DomainStatus,
+  kind: HostnameKind,
+  status: CustomDomainStatus,
   dnsRecord: DnsRecordInstruction,
   verification: Verification,
   certificate: Certificate,
@@ -96,8 +96,8 @@ export class CustomDomain extends Schema.Class<CustomDomain>("CustomDomain")(
 export const makeCustomDomain = validatingConstructor(CustomDomain)
 
 /** A domain as its owner sees it (contract section 3, `Domain`): without the internal `issuance`. */
-export const DomainResource = Schema.Struct(domainFields).annotate({ identifier: "Domain" })
-export type DomainResource = typeof DomainResource.Type
+export const CustomDomainResource = Schema.Struct(domainFields).annotate({ identifier: "Domain" })
+export type CustomDomainResource = typeof CustomDomainResource.Type
 
 /** When the worker next has something to do for `domain`: a verification check or certificate work. */
 export const workDueAt = (domain: CustomDomain): Date | null => {
@@ -108,7 +108,11 @@ export const workDueAt = (domain: CustomDomain): Date | null => {
 }
 
 /** The record the owner must create: CNAME for a subdomain, ALIAS (or ANAME) at an apex. */
-export const dnsInstruction = (hostname: Hostname, kind: DomainKind, target: string): DnsRecordInstruction =>
+export const dnsInstruction = (
+  hostname: Hostname,
+  kind: HostnameKind,
+  target: string
+): DnsRecordInstruction =>
   new DnsRecordInstruction({
     type: kind === "apex" ? "ALIAS" : "CNAME",
     name: hostname,

@@ -7,6 +7,8 @@ import type { AccountName, StorageError } from "@petstore/kernel"
 import { Clock, Effect, Option, Result, Schema } from "effect"
 import { CertificateStore } from "./CertificateIssuer.js"
 import type { CustomDomain } from "./CustomDomain.js"
+import { applyVerdict, newCustomDomain, restartVerificationWindow } from "./CustomDomainLifecycle.js"
+import { CustomDomainRepository } from "./CustomDomainRepository.js"
 import { DnsResolver } from "./DnsResolver.js"
 import {
   type DomainConfig,
@@ -15,9 +17,6 @@ import {
   validateDomainConfig,
   withoutDomain
 } from "./DomainConfig.js"
-import { applyVerdict, newCustomDomain, restartVerificationWindow } from "./DomainLifecycle.js"
-import { DomainRepository } from "./DomainRepository.js"
-import { verifyDomain } from "./DomainVerdict.js"
 import { decideForCustomDomain, decideForDefaultHostname, type EdgeDecision } from "./EdgeDecision.js"
 import {
   DeployRequired,
@@ -42,6 +41,7 @@ import {
   recordDeploy
 } from "./Project.js"
 import { ProjectRepository } from "./ProjectRepository.js"
+import { verdictFromDns } from "./VerificationVerdict.js"
 
 const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
@@ -92,7 +92,9 @@ const configOf = (id: ProjectId) =>
 export const listDomains = (account: AccountName, id: ProjectId) =>
   Effect.gen(function* () {
     yield* findOwnedProject(account, id)
-    const domains = yield* Effect.flatMap(DomainRepository, (repository) => repository.listByProject(id))
+    const domains = yield* Effect.flatMap(CustomDomainRepository, (repository) =>
+      repository.listByProject(id)
+    )
     return { domains, config: yield* configOf(id) }
   })
 
@@ -107,7 +109,7 @@ export const addDomain = (account: AccountName, id: ProjectId, hostnameText: str
     if (!isPaidPlan(project.plan)) return yield* new PlanRequired()
     if (!hasSucceededDeploy(project)) return yield* new DeployRequired()
     const domain = newCustomDomain(hostname, id, settings.cnameTarget, yield* now)
-    yield* Effect.flatMap(DomainRepository, (repository) => repository.insert(domain))
+    yield* Effect.flatMap(CustomDomainRepository, (repository) => repository.insert(domain))
     return domain
   })
 
@@ -121,7 +123,9 @@ const findDomain = (account: AccountName, id: ProjectId, hostnameText: string) =
       onFailure: () => Effect.fail(notFound),
       onSuccess: Effect.succeed
     })
-    const found = yield* Effect.flatMap(DomainRepository, (repository) => repository.findByHostname(hostname))
+    const found = yield* Effect.flatMap(CustomDomainRepository, (repository) =>
+      repository.findByHostname(hostname)
+    )
     return yield* Option.isSome(found) && found.value.projectId === id
       ? Effect.succeed(found.value)
       : Effect.fail(notFound)
@@ -144,7 +148,7 @@ export const observeDomain = (domain: CustomDomain) =>
       ],
       { concurrency: "unbounded" }
     )
-    return verifyDomain(domain.hostname, domain.kind, cnameTarget, { cname, addresses, targetAddresses })
+    return verdictFromDns(domain.hostname, domain.kind, cnameTarget, { cname, addresses, targetAddresses })
   })
 
 /** Asks DNS about a domain and applies the verdict (pure rules, observed through the port). */
@@ -155,7 +159,7 @@ export const checkDomain = (domain: CustomDomain) =>
   })
 
 const save = (domain: CustomDomain) =>
-  Effect.flatMap(DomainRepository, (repository) => repository.update(domain)).pipe(
+  Effect.flatMap(CustomDomainRepository, (repository) => repository.update(domain)).pipe(
     Effect.flatMap((stored) =>
       stored ? Effect.succeed(domain) : Effect.fail(new DomainNotFound({ hostname: domain.hostname }))
     )
@@ -195,7 +199,7 @@ export const removeDomain = (account: AccountName, id: ProjectId, hostnameText: 
     if (Option.isSome(stored)) {
       yield* projects.saveConfig(id, withoutDomain(stored.value, domain.hostname, yield* defaultHostname(id)))
     }
-    yield* Effect.flatMap(DomainRepository, (repository) => repository.remove(id, domain.hostname))
+    yield* Effect.flatMap(CustomDomainRepository, (repository) => repository.remove(id, domain.hostname))
     yield* Effect.flatMap(CertificateStore, (certificates) => certificates.remove(domain.hostname))
   })
 
@@ -205,7 +209,9 @@ export const getDomainConfig = (account: AccountName, id: ProjectId) =>
 export const putDomainConfig = (account: AccountName, id: ProjectId, config: DomainConfig) =>
   Effect.gen(function* () {
     yield* findOwnedProject(account, id)
-    const domains = yield* Effect.flatMap(DomainRepository, (repository) => repository.listByProject(id))
+    const domains = yield* Effect.flatMap(CustomDomainRepository, (repository) =>
+      repository.listByProject(id)
+    )
     const valid = yield* Result.match(
       validateDomainConfig(normaliseDomainConfig(config), yield* defaultHostname(id), domains),
       {
@@ -247,7 +253,7 @@ export const resolveEdgeFrom = (host: string): Effect.Effect<EdgeResolution, Sto
     }
     const hostname = normaliseHostname(name, reservedDomainsOf(settings))
     if (Result.isFailure(hostname)) return { decision: none, projectId: undefined }
-    const domain = yield* Effect.flatMap(DomainRepository, (repository) =>
+    const domain = yield* Effect.flatMap(CustomDomainRepository, (repository) =>
       repository.findByHostname(hostname.success)
     )
     if (Option.isNone(domain)) return { decision: none, projectId: undefined }
@@ -261,7 +267,7 @@ export const resolveEdgeFrom = (host: string): Effect.Effect<EdgeResolution, Sto
   })
 
 /** What the edge's decision reads. */
-export type EdgeLookups = PlatformSettings | ProjectRepository | DomainRepository
+export type EdgeLookups = PlatformSettings | ProjectRepository | CustomDomainRepository
 
 /** The edge's question: what to do with a request for `host` (a port or trailing dot is ignored). */
 export const resolveEdge = (host: string): Effect.Effect<EdgeDecision, StorageError, EdgeLookups> =>

@@ -18,8 +18,8 @@ export const Hostname = Schema.String.pipe(
 )
 export type Hostname = typeof Hostname.Type
 
-export const DomainKind = Schema.Literals(["subdomain", "apex"])
-export type DomainKind = typeof DomainKind.Type
+export const HostnameKind = Schema.Literals(["subdomain", "apex"])
+export type HostnameKind = typeof HostnameKind.Type
 
 const label = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
 
@@ -75,7 +75,7 @@ export const normaliseHostname = (
   })
 
 /** An apex is a registrable domain itself (`example.com`, `example.co.uk`); anything below is a subdomain. */
-export const hostnameKind = (hostname: Hostname): DomainKind =>
+export const hostnameKind = (hostname: Hostname): HostnameKind =>
   parse(hostname).domain === hostname ? "apex" : "subdomain"
 
 /** DNS names compare case-insensitively, and a trailing dot (the root) changes nothing. */

@@ -24,7 +24,7 @@ import {
   makeCustomDomain,
   makeIssuance
 } from "./CustomDomain.js"
-import { Problem } from "./DomainProblem.js"
+import { Problem } from "./CustomDomainProblem.js"
 
 /** An open order is polled after 2 s, then less often, at most every 5 minutes. */
 export const firstPollAfter = Duration.seconds(2)

@@ -1,13 +1,13 @@
 /**
  * `ServingChanges` within one process, for the stores to build on: the repositories that decide
- * serving announce every change they make (`announcingProjects`, `announcingDomains`,
+ * serving announce every change they make (`announcingProjects`, `announcingCustomDomains`,
  * `announcingCertificates` wrap a store's own), and a store that hears other processes' changes
  * publishes those too and says whether it hears them. A change is announced when its operation ends,
  * whether or not it succeeded: a write that failed may still have been committed.
  */
 import { Context, Effect, Layer } from "effect"
 import { CertificateStore } from "./CertificateIssuer.js"
-import { DomainRepository } from "./DomainRepository.js"
+import { CustomDomainRepository } from "./CustomDomainRepository.js"
 import { ProjectRepository } from "./ProjectRepository.js"
 import { type ServingChange, type ServingChangeListener, ServingChanges } from "./ServingChanges.js"
 
@@ -92,31 +92,34 @@ export const announcingProjects: Layer.Layer<ProjectRepository, never, ProjectRe
     })
   )
 
-/** The store's DomainRepository, announcing the writes that can change what is served. */
-export const announcingDomains: Layer.Layer<DomainRepository, never, DomainRepository | ServingChangeHub> =
-  Layer.effect(
-    DomainRepository,
-    Effect.gen(function* () {
-      const domains = yield* DomainRepository
-      const hub = yield* ServingChangeHub
-      const announce = announcing(hub)
-      const hostname = (name: string) => announce({ _tag: "Hostname", hostname: name })
-      return DomainRepository.of({
-        ...domains,
-        insert: (domain) => hostname(domain.hostname)(domains.insert(domain)),
-        update: (domain) => hostname(domain.hostname)(domains.update(domain)),
-        remove: (projectId, name) => hostname(name)(domains.remove(projectId, name)),
-        // Claims and leases change no status: only what a check stores does.
-        completeChecks: (checked, holder) =>
-          Effect.ensuring(
-            domains.completeChecks(checked, holder),
-            Effect.sync(() => {
-              for (const domain of checked) hub.publish({ _tag: "Hostname", hostname: domain.hostname })
-            })
-          )
-      })
+/** The store's CustomDomainRepository, announcing the writes that can change what is served. */
+export const announcingCustomDomains: Layer.Layer<
+  CustomDomainRepository,
+  never,
+  CustomDomainRepository | ServingChangeHub
+> = Layer.effect(
+  CustomDomainRepository,
+  Effect.gen(function* () {
+    const domains = yield* CustomDomainRepository
+    const hub = yield* ServingChangeHub
+    const announce = announcing(hub)
+    const hostname = (name: string) => announce({ _tag: "Hostname", hostname: name })
+    return CustomDomainRepository.of({
+      ...domains,
+      insert: (domain) => hostname(domain.hostname)(domains.insert(domain)),
+      update: (domain) => hostname(domain.hostname)(domains.update(domain)),
+      remove: (projectId, name) => hostname(name)(domains.remove(projectId, name)),
+      // Claims and leases change no status: only what a check stores does.
+      completeChecks: (checked, holder) =>
+        Effect.ensuring(
+          domains.completeChecks(checked, holder),
+          Effect.sync(() => {
+            for (const domain of checked) hub.publish({ _tag: "Hostname", hostname: domain.hostname })
+          })
+        )
     })
-  )
+  })
+)
 
 /** The store's CertificateStore, announcing its writes. */
 export const announcingCertificates: Layer.Layer<

@@ -39,9 +39,9 @@ export {
   Certificate,
   CertificateStatus,
   CustomDomain,
+  CustomDomainResource,
+  CustomDomainStatus,
   DnsRecordInstruction,
-  DomainResource,
-  DomainStatus,
   dnsInstruction,
   Issuance,
   instructedTtl,
@@ -52,6 +52,17 @@ export {
   Verification,
   workDueAt
 } from "./CustomDomain.js"
+export {
+  checkDueCustomDomains,
+  type DueCheckOptions,
+  type DueCheckRound,
+  domainCheckConfig,
+  runCustomDomainChecks,
+  workOnCustomDomain
+} from "./CustomDomainChecks.js"
+export { applyVerdict, newCustomDomain, restartVerificationWindow } from "./CustomDomainLifecycle.js"
+export { Problem, ProblemCode } from "./CustomDomainProblem.js"
+export { type CustomDomainLease, CustomDomainRepository } from "./CustomDomainRepository.js"
 export {
   addDomain,
   changePlan,
@@ -75,14 +86,6 @@ export {
 export { CaaRecord, DnsAnswer, DnsFailure, DnsFailureReason, DnsNoRecords, DnsRecords } from "./DnsAnswer.js"
 export { DnsResolver } from "./DnsResolver.js"
 export {
-  checkDueDomains,
-  type DueCheckOptions,
-  type DueCheckRound,
-  domainCheckConfig,
-  runDomainChecks,
-  workOnDomain
-} from "./DomainChecks.js"
-export {
   DomainConfig,
   DomainRedirect,
   defaultDomainConfig,
@@ -91,10 +94,6 @@ export {
   validateDomainConfig,
   withoutDomain
 } from "./DomainConfig.js"
-export { applyVerdict, newCustomDomain, restartVerificationWindow } from "./DomainLifecycle.js"
-export { Problem, ProblemCode } from "./DomainProblem.js"
-export { type DomainLease, DomainRepository } from "./DomainRepository.js"
-export { type DnsObservation, type DomainVerdict, verifyDomain } from "./DomainVerdict.js"
 export { decideForCustomDomain, decideForDefaultHostname, type EdgeDecision } from "./EdgeDecision.js"
 export {
   DeployRequired,
@@ -107,8 +106,8 @@ export {
   ProjectNotFound
 } from "./Errors.js"
 export {
-  DomainKind,
   Hostname,
+  HostnameKind,
   hostnameKind,
   isUnderDomain,
   normaliseHostname,
@@ -154,7 +153,7 @@ export {
 export { ProjectRepository } from "./ProjectRepository.js"
 export {
   announcingCertificates,
-  announcingDomains,
+  announcingCustomDomains,
   announcingProjects,
   type HubOptions,
   inProcessServingChangeHubLayer,
@@ -173,3 +172,4 @@ export {
   verificationWindow,
   windowStartOf
 } from "./VerificationSchedule.js"
+export { type DnsObservation, type VerificationVerdict, verdictFromDns } from "./VerificationVerdict.js"

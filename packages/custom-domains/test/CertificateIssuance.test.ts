@@ -6,7 +6,7 @@ import {
   addDomain,
   CaaRecord,
   type CustomDomain,
-  checkDueDomains,
+  checkDueCustomDomains,
   createProject,
   type DnsAnswer,
   getDomain,
@@ -53,10 +53,10 @@ const runWorkerFor = (until: Duration.Input, step: Duration.Input = "10 seconds"
   Effect.gen(function* () {
     const end = (yield* Clock.currentTimeMillis) + Duration.toMillis(until)
     while ((yield* Clock.currentTimeMillis) < end) {
-      yield* checkDueDomains(options)
+      yield* checkDueCustomDomains(options)
       yield* TestClock.adjust(step)
     }
-    yield* checkDueDomains(options)
+    yield* checkDueCustomDomains(options)
   })
 
 const blockingCaa: DnsAnswer<CaaRecord> = {
@@ -72,7 +72,7 @@ describe("certificate issuance by the worker", () => {
     Effect.gen(function* () {
       const world = yield* FakeWorld
       yield* verified
-      yield* checkDueDomains(options)
+      yield* checkDueCustomDomains(options)
       expect(yield* world.ordersOpened).toStrictEqual([hostname])
       expect((yield* current).certificate.status).toBe("pending")
       yield* runWorkerFor("10 seconds", "1 second")
@@ -98,7 +98,7 @@ describe("certificate issuance by the worker", () => {
       yield* recordProjectDeploy(acme, handbook, "succeeded")
       yield* world.setDns(hostname, cnameToTarget)
       yield* addDomain(acme, handbook, hostname)
-      const verifying = yield* checkDueDomains(options)
+      const verifying = yield* checkDueCustomDomains(options)
       expect(verifying).toStrictEqual({ claimed: 1, completed: 1, abandoned: 0 })
       const domain = yield* current
       expect(domain.status).toBe("verified")
@@ -106,7 +106,7 @@ describe("certificate issuance by the worker", () => {
       expect(yield* world.ordersOpened).toStrictEqual([])
       expect((yield* world.lookups).filter((lookup) => lookup.startsWith("caa "))).toStrictEqual([])
       // Due at once: the next round, with no time passing, opens the order after its own checks.
-      const ordering = yield* checkDueDomains(options)
+      const ordering = yield* checkDueCustomDomains(options)
       expect(ordering).toStrictEqual({ claimed: 1, completed: 1, abandoned: 0 })
       expect((yield* current).issuance?.order).not.toBeNull()
       expect(yield* world.ordersOpened).toStrictEqual([hostname])
@@ -123,7 +123,7 @@ describe("certificate issuance by the worker", () => {
       const world = yield* FakeWorld
       yield* world.setCa("issuesAtOnce")
       yield* verified
-      yield* checkDueDomains(options)
+      yield* checkDueCustomDomains(options)
       const domain = yield* current
       expect(domain.certificate.status).toBe("issued")
       expect(domain.certificate.issuedAt).toStrictEqual(new Date(t0))
@@ -167,7 +167,7 @@ describe("certificate issuance by the worker", () => {
         const world = yield* FakeWorld
         yield* world.setCa("stalls")
         yield* verified
-        yield* checkDueDomains(options)
+        yield* checkDueCustomDomains(options)
         yield* world.setDns(hostname, { cname: nxdomain, addresses: records("198.51.100.7") })
         yield* runWorkerFor("30 minutes")
         const domain = yield* current
@@ -220,7 +220,7 @@ describe("certificate issuance by the worker", () => {
         const world = yield* FakeWorld
         yield* world.setCa("unreachable")
         yield* verified
-        yield* checkDueDomains(options)
+        yield* checkDueCustomDomains(options)
         const first = yield* current
         expect(first.certificate.status).toBe("pending")
         expect(first.issuance?.nextAttemptAt?.getTime()).toBe(t0 + 60_000)
@@ -244,10 +244,10 @@ describe("certificate issuance by the worker", () => {
       expect(first.certificate.status).toBe("issued")
       const renewalAt = first.issuance?.nextAttemptAt?.getTime() ?? 0
       yield* TestClock.setTime(renewalAt - 1000)
-      yield* checkDueDomains(options)
+      yield* checkDueCustomDomains(options)
       expect(yield* world.ordersOpened).toStrictEqual([hostname])
       yield* TestClock.setTime(renewalAt)
-      yield* checkDueDomains(options)
+      yield* checkDueCustomDomains(options)
       expect(yield* world.ordersOpened).toStrictEqual([hostname, hostname])
       expect((yield* current).certificate.status).toBe("issued")
       yield* runWorkerFor("10 seconds", "1 second")

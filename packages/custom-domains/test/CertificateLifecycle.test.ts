@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Option } from "effect"
-import type { DomainVerdict } from "../src/index.js"
+import type { VerificationVerdict } from "../src/index.js"
 import {
   Certificate,
   type CertificateStatus,
@@ -120,9 +120,9 @@ describe("transitions", () => {
 
 describe("diagnoseDelay", () => {
   const hostname = "docs.example.com"
-  const verified: DomainVerdict = { _tag: "Verified" }
-  const unverified: DomainVerdict = { _tag: "Unverified", problems: [mismatch, conflicting] }
-  const inconclusive: DomainVerdict = { _tag: "Inconclusive", problems: [dnsError] }
+  const verified: VerificationVerdict = { _tag: "Verified" }
+  const unverified: VerificationVerdict = { _tag: "Unverified", problems: [mismatch, conflicting] }
+  const inconclusive: VerificationVerdict = { _tag: "Inconclusive", problems: [dnsError] }
 
   it("Verified and no CAA problem: no cause found", () => {
     expect(diagnoseDelay({ hostname, verdict: verified, caaProblem: Option.none() })).toStrictEqual([])

@@ -5,7 +5,7 @@ import { TestClock } from "effect/testing"
 import {
   addDomain,
   changePlan,
-  checkDueDomains,
+  checkDueCustomDomains,
   createProject,
   DeployRequired,
   DomainConfig,
@@ -253,7 +253,7 @@ describe("verifyNow", () => {
         const due = Option.getOrThrow(stored).verification.nextCheckAt
         if (due === null) break
         yield* TestClock.setTime(due.getTime())
-        yield* checkDueDomains({ holder: "w1", batchSize: 10, concurrency: 2, lease: "1 minute" })
+        yield* checkDueCustomDomains({ holder: "w1", batchSize: 10, concurrency: 2, lease: "1 minute" })
       }
       const failed = yield* getDomain(acme, handbook, "docs.example.com")
       expect(failed.status).toBe("failed")
@@ -429,7 +429,7 @@ describe("putDomainConfig", () => {
   )
 })
 
-describe("checkDueDomains", () => {
+describe("checkDueCustomDomains", () => {
   const options = { holder: "worker-1", batchSize: 10, concurrency: 3, lease: "2 minutes" } as const
 
   const threeDueOneNot = Effect.gen(function* () {
@@ -447,7 +447,7 @@ describe("checkDueDomains", () => {
       yield* threeDueOneNot
       yield* world.setDns("b.example.com", cnameToTarget)
       const now = yield* nowDate
-      const round = yield* checkDueDomains(options)
+      const round = yield* checkDueCustomDomains(options)
       expect(round).toStrictEqual({ claimed: 3, completed: 3, abandoned: 0 })
       expect(yield* world.claimCalls).toStrictEqual([
         { now, limit: 10, lease: { holder: "worker-1", until: new Date(now.getTime() + 2 * minute) } }
@@ -465,21 +465,21 @@ describe("checkDueDomains", () => {
         Option.getOrThrow(yield* world.storedDomain("later.example.com")).verification.lastCheckedAt
       ).toStrictEqual(now)
       // Only the domain that just verified has work left at once: its certificate, a job of its own.
-      expect(yield* checkDueDomains(options)).toStrictEqual({ claimed: 1, completed: 1, abandoned: 0 })
+      expect(yield* checkDueCustomDomains(options)).toStrictEqual({ claimed: 1, completed: 1, abandoned: 0 })
       expect(yield* world.ordersOpened).toStrictEqual(["b.example.com"])
-      expect(yield* checkDueDomains(options)).toStrictEqual({ claimed: 0, completed: 0, abandoned: 0 })
+      expect(yield* checkDueCustomDomains(options)).toStrictEqual({ claimed: 0, completed: 0, abandoned: 0 })
     }).pipe(Effect.provide(fakeWorld))
   )
 
   it.effect("claims at most a batch", () =>
     Effect.gen(function* () {
       yield* threeDueOneNot
-      expect(yield* checkDueDomains({ ...options, batchSize: 2 })).toStrictEqual({
+      expect(yield* checkDueCustomDomains({ ...options, batchSize: 2 })).toStrictEqual({
         claimed: 2,
         completed: 2,
         abandoned: 0
       })
-      expect(yield* checkDueDomains({ ...options, batchSize: 2 })).toStrictEqual({
+      expect(yield* checkDueCustomDomains({ ...options, batchSize: 2 })).toStrictEqual({
         claimed: 1,
         completed: 1,
         abandoned: 0
@@ -492,7 +492,7 @@ describe("checkDueDomains", () => {
       const world = yield* FakeWorld
       yield* threeDueOneNot
       yield* world.duringLookup("b.example.com", world.removeDirectly("b.example.com"))
-      expect(yield* checkDueDomains(options)).toStrictEqual({ claimed: 3, completed: 2, abandoned: 1 })
+      expect(yield* checkDueCustomDomains(options)).toStrictEqual({ claimed: 3, completed: 2, abandoned: 1 })
       expect(yield* world.storedDomain("b.example.com")).toStrictEqual(Option.none())
     }).pipe(Effect.provide(fakeWorld))
   )
@@ -505,7 +505,11 @@ describe("checkDueDomains", () => {
         yield* threeDueOneNot
         yield* world.duringLookup("a.example.com", world.stealLease("a.example.com", "worker-2"))
         const before = Option.getOrThrow(yield* world.storedDomain("a.example.com"))
-        expect(yield* checkDueDomains(options)).toStrictEqual({ claimed: 3, completed: 2, abandoned: 1 })
+        expect(yield* checkDueCustomDomains(options)).toStrictEqual({
+          claimed: 3,
+          completed: 2,
+          abandoned: 1
+        })
         expect(yield* world.storedDomain("a.example.com")).toStrictEqual(Option.some(before))
         expect((yield* world.leaseOf("a.example.com"))?.holder).toBe("worker-2")
       }).pipe(Effect.provide(fakeWorld))
@@ -516,7 +520,7 @@ describe("checkDueDomains", () => {
       const world = yield* FakeWorld
       yield* threeDueOneNot
       yield* world.failCompletionOf("a.example.com")
-      const round = yield* checkDueDomains({ ...options, concurrency: 1 })
+      const round = yield* checkDueCustomDomains({ ...options, concurrency: 1 })
       expect(round).toStrictEqual({ claimed: 3, completed: 2, abandoned: 1 })
       expect(yield* world.releases).toStrictEqual(["a.example.com"])
       expect(yield* world.leaseOf("a.example.com")).toBeNull()
@@ -535,9 +539,13 @@ describe("checkDueDomains", () => {
         if (due === null) break
         // Not a millisecond early.
         yield* TestClock.setTime(due.getTime() - 1)
-        if (due.getTime() - 1 >= t0) expect((yield* checkDueDomains(options)).claimed).toBe(0)
+        if (due.getTime() - 1 >= t0) expect((yield* checkDueCustomDomains(options)).claimed).toBe(0)
         yield* TestClock.setTime(due.getTime())
-        expect(yield* checkDueDomains(options)).toStrictEqual({ claimed: 1, completed: 1, abandoned: 0 })
+        expect(yield* checkDueCustomDomains(options)).toStrictEqual({
+          claimed: 1,
+          completed: 1,
+          abandoned: 0
+        })
         checkTimes.push(due.getTime())
         const stored = Option.getOrThrow(yield* world.storedDomain("docs.example.com"))
         expect(stored.status).toBe(due.getTime() < deadline ? "pending" : "failed")
@@ -554,7 +562,7 @@ describe("checkDueDomains", () => {
       const intervals = checkTimes.slice(1).map((time, i) => time - (checkTimes[i] ?? 0))
       expect(Math.max(...intervals)).toBe(15 * minute)
       yield* TestClock.adjust("1 day")
-      expect((yield* checkDueDomains(options)).claimed).toBe(0)
+      expect((yield* checkDueCustomDomains(options)).claimed).toBe(0)
     }).pipe(Effect.provide(fakeWorld))
   )
 
@@ -570,7 +578,7 @@ describe("checkDueDomains", () => {
       const claimedPerRound: Array<number> = []
       for (let round = 0; round < 5; round++) {
         yield* TestClock.adjust("1 second")
-        claimedPerRound.push((yield* checkDueDomains(options)).claimed)
+        claimedPerRound.push((yield* checkDueCustomDomains(options)).claimed)
       }
       expect(Option.getOrThrow(yield* world.storedDomain("docs.example.com")).status).toBe("verified")
       expect(claimedPerRound).toStrictEqual([1, 0, 0, 0, 0])

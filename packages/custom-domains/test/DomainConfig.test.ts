@@ -5,9 +5,9 @@ import fc from "fast-check"
 import {
   applyVerdict,
   type CustomDomain,
+  type CustomDomainStatus,
   DomainConfig,
   DomainRedirect,
-  type DomainStatus,
   defaultDomainConfig,
   Hostname,
   newCustomDomain,
@@ -23,7 +23,7 @@ const defaultHostname = "handbook.docs-platform.net"
 const handbook = ProjectId.make("handbook")
 const other = ProjectId.make("other")
 
-const domainOf = (hostname: string, status: DomainStatus, projectId = handbook): CustomDomain => {
+const domainOf = (hostname: string, status: CustomDomainStatus, projectId = handbook): CustomDomain => {
   const domain = newCustomDomain(Hostname.make(hostname), projectId, target, t0)
   if (status === "verified") return applyVerdict(domain, { _tag: "Verified" }, t0)
   const problems = [new Problem({ code: "record_not_found", message: "No record was found" })]
@@ -216,7 +216,7 @@ const pool = [
   "d.example.net",
   "e.example.io"
 ]
-const status = fc.constantFrom<DomainStatus>("pending", "verified", "failed")
+const status = fc.constantFrom<CustomDomainStatus>("pending", "verified", "failed")
 const projectDomains = fc
   .subarray(pool)
   .chain((hostnames) =>

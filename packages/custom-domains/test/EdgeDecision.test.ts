@@ -4,12 +4,12 @@ import { Effect } from "effect"
 import {
   addDomain,
   applyVerdict,
+  type CustomDomainStatus,
   changePlan,
   createProject,
   Deploy,
   DomainConfig,
   DomainRedirect,
-  type DomainStatus,
   decideForCustomDomain,
   decideForDefaultHostname,
   defaultDomainConfig,
@@ -51,7 +51,7 @@ const projectWith = (plan: Plan, history: DeployHistory) =>
     lastSucceededDeployAt: history === "succeeded" || history === "failed after a success" ? t0 : null,
     createdAt: t0
   })
-const domainWith = (status: DomainStatus, hostname = "docs.example.com") => {
+const domainWith = (status: CustomDomainStatus, hostname = "docs.example.com") => {
   const domain = newCustomDomain(Hostname.make(hostname), handbook, cnameTarget, t0)
   if (status === "verified") return applyVerdict(domain, { _tag: "Verified" }, t0)
   const problems = [new Problem({ code: "record_not_found", message: "none" })]
@@ -62,7 +62,7 @@ const defaultConfig = defaultDomainConfig("handbook.docs-platform.net")
 
 const plans: ReadonlyArray<Plan> = ["free", "pro", "enterprise"]
 const histories: ReadonlyArray<DeployHistory> = ["none", "succeeded", "failed only", "failed after a success"]
-const statuses: ReadonlyArray<DomainStatus> = ["pending", "verified", "failed"]
+const statuses: ReadonlyArray<CustomDomainStatus> = ["pending", "verified", "failed"]
 
 describe("decideForDefaultHostname", () => {
   it.each(plans.flatMap((plan) => histories.map((history) => [plan, history] as const)))(

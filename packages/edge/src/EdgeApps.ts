@@ -9,7 +9,7 @@ import { TLSSocket } from "node:tls"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import type {
   CertificateStore,
-  DomainRepository,
+  CustomDomainRepository,
   Http01ChallengeStore,
   PlatformSettings,
   ProjectRepository,
@@ -37,7 +37,7 @@ import {
 /** What the edge reads to answer, and hears changes from. */
 export type EdgeServices =
   | ProjectRepository
-  | DomainRepository
+  | CustomDomainRepository
   | PlatformSettings
   | CertificateStore
   | Http01ChallengeStore

@@ -10,9 +10,9 @@
 import { describe, expect, layer } from "@effect/vitest"
 import {
   CustomDomain,
+  CustomDomainRepository,
   DomainConfig,
   DomainRedirect,
-  DomainRepository,
   putDomainConfig,
   recordProjectDeploy
 } from "@petstore/custom-domains"
@@ -84,7 +84,7 @@ layer(edgeOver(countedMemoryStores), { excludeTestServices: true, timeout: 60_00
       Effect.gen(function* () {
         const projectId = yield* deployedProject("kept-pending")
         const hostname = yield* verifiedDomain(projectId, "docs.kept-pending.com")
-        const domains = yield* DomainRepository
+        const domains = yield* CustomDomainRepository
         const stored = yield* domains.findByHostname(hostname)
         if (Option.isNone(stored)) return yield* Effect.die("the domain is stored")
         yield* domains.update(new CustomDomain({ ...stored.value, status: "pending" }))

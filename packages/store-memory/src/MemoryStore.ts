@@ -7,10 +7,10 @@
 import type { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
 import {
   announcingCertificates,
-  announcingDomains,
+  announcingCustomDomains,
   announcingProjects,
   type CertificateStore,
-  type DomainRepository,
+  type CustomDomainRepository,
   type Http01ChallengeStore,
   inProcessServingChangeHubLayer,
   type ProjectRepository,
@@ -34,7 +34,7 @@ export const layer: Layer.Layer<
   | IdempotencyRepository
   | ApiKeyRepository
   | ProjectRepository
-  | DomainRepository
+  | CustomDomainRepository
   | CertificateStore
   | Http01ChallengeStore
   | StorageHealth
@@ -44,7 +44,7 @@ export const layer: Layer.Layer<
   MemoryIdempotencyRepository.layer,
   MemoryApiKeyRepository.layer,
   announcingProjects.pipe(Layer.provide(MemoryProjectRepository.layer)),
-  announcingDomains.pipe(Layer.provide(MemoryDomainRepository.layer)),
+  announcingCustomDomains.pipe(Layer.provide(MemoryDomainRepository.layer)),
   announcingCertificates.pipe(Layer.provide(MemoryCertificateStore.layer)),
   MemoryHttp01ChallengeStore.layer,
   MemoryStorageHealth.layer,

@@ -17,10 +17,10 @@ import type * as PgClient from "@effect/sql-pg/PgClient"
 import type { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
 import {
   announcingCertificates,
-  announcingDomains,
+  announcingCustomDomains,
   announcingProjects,
   type CertificateStore,
-  type DomainRepository,
+  type CustomDomainRepository,
   type Http01ChallengeStore,
   type ProjectRepository,
   type ServingChanges,
@@ -47,7 +47,7 @@ export const layer: Layer.Layer<
   | IdempotencyRepository
   | ApiKeyRepository
   | ProjectRepository
-  | DomainRepository
+  | CustomDomainRepository
   | StorageHealth
   | ServingChanges,
   never,
@@ -57,7 +57,7 @@ export const layer: Layer.Layer<
   PgIdempotencyRepository.layer,
   PgApiKeyRepository.layerCached(),
   announcingProjects.pipe(Layer.provide(PgProjectRepository.layer)),
-  announcingDomains.pipe(Layer.provide(PgDomainRepository.layer)),
+  announcingCustomDomains.pipe(Layer.provide(PgDomainRepository.layer)),
   PgStorageHealth.layer,
   servingChangesLayer
 ).pipe(Layer.provide(PgServingChanges.layer))

@@ -18,7 +18,7 @@ import {
 } from "@petstore/catalogue"
 import {
   type CustomDomain,
-  DomainRepository,
+  CustomDomainRepository,
   Hostname,
   type HostnameTaken,
   newCustomDomain,
@@ -147,13 +147,13 @@ export const storedDomain = (
 ): Effect.Effect<
   CustomDomain,
   ProjectIdTaken | HostnameTaken | StorageError,
-  ProjectRepository | DomainRepository
+  ProjectRepository | CustomDomainRepository
 > =>
   Effect.gen(function* () {
     const project = yield* freshProject()
     yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
     const domain = newCustomDomain(yield* freshHostname(kind), project.id, cnameTarget, t0)
-    yield* Effect.flatMap(DomainRepository, (domains) => domains.insert(domain))
+    yield* Effect.flatMap(CustomDomainRepository, (domains) => domains.insert(domain))
     return domain
   })
 

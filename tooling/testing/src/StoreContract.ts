@@ -46,7 +46,7 @@ export const storeContract = <E>(
     describe("ApiKeyRepository", () => apiKeyRepositoryTests(it))
     describe("StorageHealth", () => storageHealthTests(it))
     describe("ProjectRepository", () => projectRepositoryTests(it))
-    describe("DomainRepository", () => domainRepositoryTests(it, options))
+    describe("CustomDomainRepository", () => domainRepositoryTests(it, options))
     describe("CertificateStore", () => certificateStoreTests(it))
     describe("Http01ChallengeStore", () => http01ChallengeStoreTests(it))
   })

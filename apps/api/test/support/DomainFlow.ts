@@ -5,7 +5,7 @@
  * on their bodies.
  */
 import { expect } from "@effect/vitest"
-import { type CertificateIssuer, PlatformSettings, runDomainChecks } from "@petstore/custom-domains"
+import { type CertificateIssuer, PlatformSettings, runCustomDomainChecks } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
 import { Challtestsrv } from "@petstore/dns/testing"
 import { EdgeServer } from "@petstore/edge"
@@ -44,7 +44,7 @@ export const flowLayer = <E, R>(options: FlowOptions<E, R>) =>
           const platform = Layer.succeed(PlatformSettings, testPlatform)
           const worker = Layer.effectDiscard(
             Effect.forkScoped(
-              runDomainChecks({
+              runCustomDomainChecks({
                 holder: "flow-test-worker",
                 batchSize: 50,
                 concurrency: 8,

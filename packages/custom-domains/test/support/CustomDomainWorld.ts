@@ -13,11 +13,11 @@ import {
   CertificateIssuerError,
   CertificateStore,
   type CustomDomain,
+  type CustomDomainLease,
+  CustomDomainRepository,
   type DnsAnswer,
   DnsResolver,
   type DomainConfig,
-  type DomainLease,
-  DomainRepository,
   type Hostname,
   HostnameTaken,
   OrderRef,
@@ -64,12 +64,12 @@ export const aliasToTarget: DnsEntry = { cname: nxdomain, addresses: records(...
 export interface ClaimCall {
   readonly now: Date
   readonly limit: number
-  readonly lease: DomainLease
+  readonly lease: CustomDomainLease
 }
 
 interface DomainRow {
   readonly domain: CustomDomain
-  readonly lease: DomainLease | null
+  readonly lease: CustomDomainLease | null
 }
 
 export interface WorldControls {
@@ -81,7 +81,7 @@ export interface WorldControls {
   readonly lookups: Effect.Effect<ReadonlyArray<string>>
   readonly claimCalls: Effect.Effect<ReadonlyArray<ClaimCall>>
   readonly releases: Effect.Effect<ReadonlyArray<string>>
-  readonly leaseOf: (hostname: string) => Effect.Effect<DomainLease | null>
+  readonly leaseOf: (hostname: string) => Effect.Effect<CustomDomainLease | null>
   /** Hands the lease of `hostname` to another holder (a worker that took an expired lease over). */
   readonly stealLease: (hostname: string, holder: string) => Effect.Effect<void>
   /** Makes storing any batch of results that holds `hostname` fail with a storage error. */
@@ -101,7 +101,7 @@ export class FakeWorld extends Context.Service<FakeWorld, WorldControls>()("test
 export const fakeWorld: Layer.Layer<
   | FakeWorld
   | ProjectRepository
-  | DomainRepository
+  | CustomDomainRepository
   | DnsResolver
   | PlatformSettings
   | CertificateIssuer
@@ -217,7 +217,7 @@ export const fakeWorld: Layer.Layer<
       saveConfig: (id, config) => Ref.update(configs, (m) => new Map(m).set(id, config))
     }
 
-    const domainRepository: DomainRepository["Service"] = {
+    const domainRepository: CustomDomainRepository["Service"] = {
       insert: (domain) =>
         Effect.flatMap(Ref.get(domains), (map) =>
           map.has(domain.hostname)
@@ -324,7 +324,7 @@ export const fakeWorld: Layer.Layer<
 
     return Context.make(FakeWorld, controls).pipe(
       Context.add(ProjectRepository, projectRepository),
-      Context.add(DomainRepository, domainRepository),
+      Context.add(CustomDomainRepository, domainRepository),
       Context.add(DnsResolver, {
         cname: (name) => lookup("cname", name),
         addresses: (name) => lookup("addresses", name),

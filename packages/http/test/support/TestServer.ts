@@ -5,8 +5,8 @@
 import type { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
 import {
   type CertificateStore,
+  type CustomDomainRepository,
   DnsResolver,
-  type DomainRepository,
   PlatformSettings,
   type ProjectRepository
 } from "@petstore/custom-domains"
@@ -30,7 +30,7 @@ export type Ports =
   | ApiKeyRepository
   | StorageHealth
   | ProjectRepository
-  | DomainRepository
+  | CustomDomainRepository
   | CertificateStore
 
 /** The platform names tests run under. */
@@ -90,7 +90,7 @@ export const TestServerLive = <E>(
     Effect.gen(function* () {
       const { port } = yield* ListeningAddress
       const metrics = HttpMetrics.render.pipe(
-        Effect.provideContext(yield* Effect.context<HttpMetrics.HttpMetrics | DomainRepository>())
+        Effect.provideContext(yield* Effect.context<HttpMetrics.HttpMetrics | CustomDomainRepository>())
       )
       const key = (yield* issueApiKey(AccountName.make("alice"))).token
       const otherKey = (yield* issueApiKey(AccountName.make("bob"))).token

@@ -6,16 +6,16 @@
 import { Array as Arr, Clock, Config, Duration, Effect, Option, Schema } from "effect"
 import { advanceCertificate } from "./CertificateIssuance.js"
 import type { CustomDomain } from "./CustomDomain.js"
+import { applyVerdict } from "./CustomDomainLifecycle.js"
+import { CustomDomainRepository } from "./CustomDomainRepository.js"
 import { observeDomain } from "./CustomDomains.js"
-import { applyVerdict } from "./DomainLifecycle.js"
-import { DomainRepository } from "./DomainRepository.js"
 
 /**
  * The work due on one domain: its verification check when that is due, otherwise its certificate.
  * A domain that has just verified gets its order in a job of its own (due at once), so a round of
  * cheap DNS checks that owners are waiting on is never held up by a certificate authority.
  */
-export const workOnDomain = (domain: CustomDomain) =>
+export const workOnCustomDomain = (domain: CustomDomain) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const { nextCheckAt } = domain.verification
@@ -40,9 +40,9 @@ export interface DueCheckRound {
   readonly abandoned: number
 }
 
-export const checkDueDomains = (options: DueCheckOptions) =>
+export const checkDueCustomDomains = (options: DueCheckOptions) =>
   Effect.gen(function* () {
-    const domains = yield* DomainRepository
+    const domains = yield* CustomDomainRepository
     const now = yield* Clock.currentTimeMillis
     const claimed = yield* domains.claimDue(new Date(now), options.batchSize, {
       holder: options.holder,
@@ -65,7 +65,7 @@ export const checkDueDomains = (options: DueCheckOptions) =>
       const results = yield* Effect.forEach(
         claimed,
         (domain) =>
-          workOnDomain(domain).pipe(
+          workOnCustomDomain(domain).pipe(
             Effect.map(Option.some),
             Effect.withSpan(
               "DomainChecks.job",
@@ -105,14 +105,14 @@ export const checkDueDomains = (options: DueCheckOptions) =>
  * Checks due domains until interrupted: another round at once while rounds find work, otherwise a
  * pause of `pollInterval`. A round that fails (storage down) is logged and retried after the pause.
  */
-export const runDomainChecks = (
+export const runCustomDomainChecks = (
   options: DueCheckOptions & {
     readonly pollInterval: Duration.Input
     /** Told every round's outcome (the worker's metrics). */
     readonly onRound?: (round: DueCheckRound) => Effect.Effect<void>
   }
 ) =>
-  checkDueDomains(options).pipe(
+  checkDueCustomDomains(options).pipe(
     Effect.tap((round) => (round.claimed > 0 ? Effect.logDebug("domain checks", round) : Effect.void)),
     Effect.tap((round) => options.onRound?.(round) ?? Effect.void),
     Effect.flatMap((round) =>

@@ -11,9 +11,10 @@
  * 5. Nothing found: `record_not_found`.
  * 6. A timeout or SERVFAIL is `dns_error`: inconclusive, never a failure by itself.
  */
+
+import { Problem } from "./CustomDomainProblem.js"
 import type { DnsAnswer } from "./DnsAnswer.js"
-import { Problem } from "./DomainProblem.js"
-import type { DomainKind } from "./Hostname.js"
+import type { HostnameKind } from "./Hostname.js"
 import { sameDnsName } from "./Hostname.js"
 
 /** What DNS answered about a hostname, and about the platform target (for an apex). */
@@ -24,20 +25,20 @@ export interface DnsObservation {
   readonly targetAddresses: DnsAnswer<string>
 }
 
-export type DomainVerdict =
+export type VerificationVerdict =
   | { readonly _tag: "Verified" }
   /** DNS answered, and the answer is not what is required. */
   | { readonly _tag: "Unverified"; readonly problems: ReadonlyArray<Problem> }
   /** DNS did not answer: try again later; a verified domain stays verified. */
   | { readonly _tag: "Inconclusive"; readonly problems: ReadonlyArray<Problem> }
 
-const verified: DomainVerdict = { _tag: "Verified" }
-const unverified = (problem: Problem): DomainVerdict => ({ _tag: "Unverified", problems: [problem] })
+const verified: VerificationVerdict = { _tag: "Verified" }
+const unverified = (problem: Problem): VerificationVerdict => ({ _tag: "Unverified", problems: [problem] })
 
 const dnsError = (
   what: string,
   answer: { readonly reason: string; readonly detail: string }
-): DomainVerdict => ({
+): VerificationVerdict => ({
   _tag: "Inconclusive",
   problems: [
     new Problem({
@@ -54,7 +55,11 @@ const recordNotFound = (hostname: string, required: string) =>
     new Problem({ code: "record_not_found", message: `No record was found at ${hostname}; ${required}.` })
   )
 
-const verifySubdomain = (hostname: string, target: string, observation: DnsObservation): DomainVerdict => {
+const verifySubdomain = (
+  hostname: string,
+  target: string,
+  observation: DnsObservation
+): VerificationVerdict => {
   const required = `create a CNAME record ${hostname} → ${target}`
   const { addresses, cname } = observation
   switch (cname._tag) {
@@ -90,7 +95,7 @@ const verifySubdomain = (hostname: string, target: string, observation: DnsObser
 
 const addressRecord = (address: string) => (address.includes(":") ? `AAAA ${address}` : `A ${address}`)
 
-const verifyApex = (hostname: string, target: string, observation: DnsObservation): DomainVerdict => {
+const verifyApex = (hostname: string, target: string, observation: DnsObservation): VerificationVerdict => {
   const required = `create an ALIAS (or ANAME) record ${hostname} → ${target}`
   const { addresses, cname, targetAddresses } = observation
   if (cname._tag === "Records") {
@@ -136,10 +141,10 @@ const verifyApex = (hostname: string, target: string, observation: DnsObservatio
   }
 }
 
-export const verifyDomain = (
+export const verdictFromDns = (
   hostname: string,
-  kind: DomainKind,
+  kind: HostnameKind,
   target: string,
   observation: DnsObservation
-): DomainVerdict =>
+): VerificationVerdict =>
   kind === "apex" ? verifyApex(hostname, target, observation) : verifySubdomain(hostname, target, observation)

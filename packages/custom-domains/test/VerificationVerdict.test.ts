@@ -3,10 +3,10 @@ import fc from "fast-check"
 import {
   type DnsAnswer,
   type DnsObservation,
-  type DomainKind,
-  type DomainVerdict,
+  type HostnameKind,
   type ProblemCode,
-  verifyDomain
+  type VerificationVerdict,
+  verdictFromDns
 } from "../src/index.js"
 
 const target = "cname.docs-platform.net"
@@ -38,14 +38,14 @@ const observe = (
 ): DnsObservation => ({ cname, addresses, targetAddresses: target })
 
 interface Expectation {
-  readonly tag: DomainVerdict["_tag"]
+  readonly tag: VerificationVerdict["_tag"]
   readonly code?: ProblemCode
   readonly found?: ReadonlyArray<string>
   /** Substrings the message must contain: what was found, and what is required. */
   readonly says?: ReadonlyArray<string>
 }
 
-type Row = readonly [string, DomainKind, DnsObservation, Expectation]
+type Row = readonly [string, HostnameKind, DnsObservation, Expectation]
 
 const subdomainRows: ReadonlyArray<Row> = [
   // Rule 1
@@ -298,9 +298,9 @@ const apexRows: ReadonlyArray<Row> = [
   ]
 ]
 
-const check = (kind: DomainKind, observation: DnsObservation, expected: Expectation) => {
+const check = (kind: HostnameKind, observation: DnsObservation, expected: Expectation) => {
   const hostname = kind === "apex" ? apex : subdomain
-  const verdict = verifyDomain(hostname, kind, target, observation)
+  const verdict = verdictFromDns(hostname, kind, target, observation)
   expect(verdict._tag).toBe(expected.tag)
   if (verdict._tag === "Verified") return
   expect(verdict.problems).toHaveLength(1)
@@ -310,24 +310,24 @@ const check = (kind: DomainKind, observation: DnsObservation, expected: Expectat
   for (const part of expected.says ?? []) expect(problem?.message).toContain(part)
 }
 
-describe("verifyDomain, subdomain", () => {
+describe("verdictFromDns, subdomain", () => {
   it.each(subdomainRows)("%s → as the contract says", (_, kind, observation, expected) =>
     check(kind, observation, expected)
   )
 })
 
-describe("verifyDomain, apex", () => {
+describe("verdictFromDns, apex", () => {
   it.each(apexRows)("%s → as the contract says", (_, kind, observation, expected) =>
     check(kind, observation, expected)
   )
 })
 
-describe("verifyDomain, across kinds", () => {
+describe("verdictFromDns, across kinds", () => {
   it.each(["subdomain", "apex"] as const)("treats NXDOMAIN and NODATA alike (%s)", (kind) => {
     const hostname = kind === "apex" ? apex : subdomain
     const answers = [nxdomain, nodata]
     const verdicts = answers.flatMap((cname) =>
-      answers.map((addresses) => verifyDomain(hostname, kind, target, observe(cname, addresses)))
+      answers.map((addresses) => verdictFromDns(hostname, kind, target, observe(cname, addresses)))
     )
     for (const verdict of verdicts) expect(verdict).toStrictEqual(verdicts[0])
   })
@@ -335,23 +335,24 @@ describe("verifyDomain, across kinds", () => {
   it("a subdomain ignores the target's addresses; only an apex needs them", () => {
     for (const targetAnswer of [targetAddresses, nxdomain, timeout]) {
       expect(
-        verifyDomain(subdomain, "subdomain", target, observe(records(target), nodata, targetAnswer))
+        verdictFromDns(subdomain, "subdomain", target, observe(records(target), nodata, targetAnswer))
       ).toEqual({ _tag: "Verified" })
       expect(
-        verifyDomain(subdomain, "subdomain", target, observe(nodata, records("192.0.2.1"), targetAnswer))._tag
+        verdictFromDns(subdomain, "subdomain", target, observe(nodata, records("192.0.2.1"), targetAnswer))
+          ._tag
       ).toBe("Unverified")
     }
   })
 
   it("the same records verify a subdomain but not an apex, and the other way round", () => {
-    expect(verifyDomain(apex, "apex", target, observe(records(target), records(targetV4)))._tag).toBe(
+    expect(verdictFromDns(apex, "apex", target, observe(records(target), records(targetV4)))._tag).toBe(
       "Unverified"
     )
     expect(
-      verifyDomain(subdomain, "subdomain", target, observe(records(target), records(targetV4)))._tag
+      verdictFromDns(subdomain, "subdomain", target, observe(records(target), records(targetV4)))._tag
     ).toBe("Verified")
-    expect(verifyDomain(apex, "apex", target, observe(nodata, records(targetV4)))._tag).toBe("Verified")
-    expect(verifyDomain(subdomain, "subdomain", target, observe(nodata, records(targetV4)))._tag).toBe(
+    expect(verdictFromDns(apex, "apex", target, observe(nodata, records(targetV4)))._tag).toBe("Verified")
+    expect(verdictFromDns(subdomain, "subdomain", target, observe(nodata, records(targetV4)))._tag).toBe(
       "Unverified"
     )
   })
@@ -374,13 +375,13 @@ const observation = fc.record({
   addresses: answerOf(address),
   targetAddresses: answerOf(address)
 })
-const kind = fc.constantFrom<DomainKind>("subdomain", "apex")
+const kind = fc.constantFrom<HostnameKind>("subdomain", "apex")
 
-describe("verifyDomain properties", () => {
+describe("verdictFromDns properties", () => {
   it("is Inconclusive whenever the CNAME lookup got no answer", () => {
     fc.assert(
       fc.property(kind, observation, fc.constantFrom(timeout, servfail, refused), (kind, seen, failure) => {
-        const verdict = verifyDomain(apex, kind, target, { ...seen, cname: failure })
+        const verdict = verdictFromDns(apex, kind, target, { ...seen, cname: failure })
         expect(verdict._tag).toBe("Inconclusive")
       })
     )
@@ -389,7 +390,7 @@ describe("verifyDomain properties", () => {
   it("reports dns_error exactly when Inconclusive, and one problem unless Verified", () => {
     fc.assert(
       fc.property(kind, observation, (kind, seen) => {
-        const verdict = verifyDomain(kind === "apex" ? apex : subdomain, kind, target, seen)
+        const verdict = verdictFromDns(kind === "apex" ? apex : subdomain, kind, target, seen)
         if (verdict._tag === "Verified") return
         expect(verdict.problems).toHaveLength(1)
         const codes = verdict.problems.map((problem) => problem.code)
@@ -404,7 +405,7 @@ describe("verifyDomain properties", () => {
     fc.assert(
       fc.property(kind, observation, (kind, seen) => {
         const hostname = kind === "apex" ? apex : subdomain
-        const verdict = verifyDomain(hostname, kind, target, seen)
+        const verdict = verdictFromDns(hostname, kind, target, seen)
         if (verdict._tag !== "Unverified") return
         for (const problem of verdict.problems) {
           expect(problem.message).toContain(target)
@@ -426,7 +427,7 @@ describe("verifyDomain properties", () => {
         fc.constantFrom(target, `${target}.`, target.toUpperCase(), "Cname.Docs-Platform.Net."),
         (seen, value) => {
           expect(
-            verifyDomain(subdomain, "subdomain", target, { ...seen, cname: records(value) })
+            verdictFromDns(subdomain, "subdomain", target, { ...seen, cname: records(value) })
           ).toStrictEqual({
             _tag: "Verified"
           })
@@ -442,7 +443,7 @@ describe("verifyDomain properties", () => {
         fc.array(address, { minLength: 1, maxLength: 4 }),
         (cname, found) => {
           const [first, ...rest] = found
-          const verdict = verifyDomain(
+          const verdict = verdictFromDns(
             apex,
             "apex",
             target,

@@ -12,14 +12,14 @@ import type { HostnameTaken } from "./Errors.js"
 import type { Hostname } from "./Hostname.js"
 import type { ProjectId } from "./Project.js"
 
-export interface DomainLease {
+export interface CustomDomainLease {
   /** Who holds it: a worker's id, unique per process. */
   readonly holder: string
   readonly until: Date
 }
 
-export class DomainRepository extends Context.Service<
-  DomainRepository,
+export class CustomDomainRepository extends Context.Service<
+  CustomDomainRepository,
   {
     /** Fails with `HostnameTaken` when any project already has this hostname. */
     readonly insert: (domain: CustomDomain) => Effect.Effect<void, HostnameTaken | StorageError>
@@ -40,7 +40,7 @@ export class DomainRepository extends Context.Service<
     readonly claimDue: (
       now: Date,
       limit: number,
-      lease: DomainLease
+      lease: CustomDomainLease
     ) => Effect.Effect<ReadonlyArray<CustomDomain>, StorageError>
     /** How many domains have work due at `now`, whether or not a worker holds them (the queue depth). */
     readonly countDue: (now: Date) => Effect.Effect<number, StorageError>
@@ -56,4 +56,4 @@ export class DomainRepository extends Context.Service<
       holder: string
     ) => Effect.Effect<ReadonlyArray<Hostname>, StorageError>
   }
->()("@petstore/custom-domains/DomainRepository") {}
+>()("@petstore/custom-domains/CustomDomainRepository") {}

@@ -6,13 +6,13 @@ import {
   applyVerdict,
   Certificate,
   CustomDomain,
-  DomainResource,
-  type DomainVerdict,
+  CustomDomainResource,
   Hostname,
   newCustomDomain,
   Problem,
   ProjectId,
-  restartVerificationWindow
+  restartVerificationWindow,
+  type VerificationVerdict
 } from "../src/index.js"
 
 const second = 1000
@@ -32,9 +32,9 @@ const dnsError = new Problem({
   code: "dns_error",
   message: "The CNAME lookup did not get an answer (timeout)."
 })
-const verifiedVerdict: DomainVerdict = { _tag: "Verified" }
-const unverified: DomainVerdict = { _tag: "Unverified", problems: [notFound] }
-const inconclusive: DomainVerdict = { _tag: "Inconclusive", problems: [dnsError] }
+const verifiedVerdict: VerificationVerdict = { _tag: "Verified" }
+const unverified: VerificationVerdict = { _tag: "Unverified", problems: [notFound] }
+const inconclusive: VerificationVerdict = { _tag: "Inconclusive", problems: [dnsError] }
 
 const fresh = (hostname = docs, now = t0) => newCustomDomain(hostname, projectId, target, now)
 const verifiedAt = (offset: number) => applyVerdict(fresh(), verifiedVerdict, at(offset))
@@ -73,7 +73,7 @@ describe("newCustomDomain", () => {
   })
 
   it("encodes to the contract's Domain shape", () => {
-    expect(Schema.encodeSync(DomainResource)(fresh(Hostname.make("example.com")))).toStrictEqual({
+    expect(Schema.encodeSync(CustomDomainResource)(fresh(Hostname.make("example.com")))).toStrictEqual({
       hostname: "example.com",
       projectId: "handbook",
       kind: "apex",

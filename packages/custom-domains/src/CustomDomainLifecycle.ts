@@ -10,12 +10,12 @@ import {
   makeCustomDomain,
   makeVerification
 } from "./CustomDomain.js"
-import { Problem } from "./DomainProblem.js"
-import type { DomainVerdict } from "./DomainVerdict.js"
+import { Problem } from "./CustomDomainProblem.js"
 import { type Hostname, hostnameKind } from "./Hostname.js"
 import { requestCertificate } from "./IssuanceSchedule.js"
 import type { ProjectId } from "./Project.js"
 import { deadlineFrom, nextCheckAt } from "./VerificationSchedule.js"
+import type { VerificationVerdict } from "./VerificationVerdict.js"
 
 const noCertificate = makeCertificate({ status: "none", issuedAt: null, expiresAt: null, problems: [] })
 
@@ -60,7 +60,7 @@ const timedOut = (deadline: Date) =>
   })
 
 /** The domain after a check at `now` that gave `verdict`. */
-export const applyVerdict = (domain: CustomDomain, verdict: DomainVerdict, now: Date): CustomDomain => {
+export const applyVerdict = (domain: CustomDomain, verdict: VerificationVerdict, now: Date): CustomDomain => {
   const { deadline } = domain.verification
   if (verdict._tag === "Verified") {
     const verified = makeCustomDomain({
