@@ -2,7 +2,7 @@
  * Everything the API process reads from its environment, decoded once at start-up.
  */
 import { maxRequestDeadline } from "@petstore/catalogue"
-import { OperatorApiKeyToken } from "@petstore/kernel"
+import { OperatorApiKeyToken, type RateLimitOptions } from "@petstore/kernel"
 import { MetricsListener } from "@petstore/telemetry"
 import { Config, Duration, Effect, Option, Redacted, Schema, SchemaIssue } from "effect"
 import { dataDirectoryVariable, defaultDataDirectory } from "./DataDirectory.js"
@@ -102,6 +102,20 @@ export const EdgeConfig = Config.all({
  * (127.0.0.1 by default). The public port never serves them.
  */
 export const MetricsConfig = MetricsListener.config()
+
+const rateLimitCount = (name: string, fallback: number) =>
+  Config.schema(Count, name).pipe(Config.withDefault(fallback))
+
+/**
+ * `PETSTORE_RATE_LIMIT_PER_KEY` (default 10000) and `PETSTORE_RATE_LIMIT_PER_ADDRESS` (default 2000)
+ * requests per `PETSTORE_RATE_LIMIT_WINDOW` (default 60 seconds): generous enough for any honest
+ * client and its retries, low enough that one caller cannot take the service from the others.
+ */
+export const RateLimitConfig: Config.Config<RateLimitOptions> = Config.all({
+  perKey: rateLimitCount("PETSTORE_RATE_LIMIT_PER_KEY", 10_000),
+  perAddress: rateLimitCount("PETSTORE_RATE_LIMIT_PER_ADDRESS", 2_000),
+  window: Config.schema(Period, "PETSTORE_RATE_LIMIT_WINDOW").pipe(Config.withDefault(Duration.seconds(60)))
+})
 
 /** The operator's key, never shown: refused at start when short or not a bearer token. */
 export const BootstrapKeyConfig = Config.schema(OperatorApiKeyToken, "PETSTORE_BOOTSTRAP_KEY").pipe(

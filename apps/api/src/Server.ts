@@ -3,15 +3,23 @@
  * for custom domains (HTTP and HTTPS), the metrics' listener when configured, then the API's HTTP
  * server, which opens its port last.
  */
-import { runIdempotencyPurge } from "@petstore/catalogue"
-import { type CustomDomainRepository, platformSettingsLayer } from "@petstore/custom-domains"
+import { PlatformConfig } from "@petstore/app-config"
+import { type CustomDomainRepository, PlatformSettings } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
 import { EdgeServer } from "@petstore/edge"
 import { HttpMetrics, ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "@petstore/http"
-import { applyOperatorApiKey, defaultAccountName, rateLimitsLayer } from "@petstore/kernel"
+import { applyOperatorApiKey, defaultAccountName, RateLimits } from "@petstore/kernel"
 import { MetricsListener } from "@petstore/telemetry"
 import { Effect, Layer, Option, Redacted } from "effect"
-import { BootstrapKeyConfig, EdgeConfig, MetricsConfig, ServerConfig, StorageConfig } from "./AppConfig.js"
+import {
+  BootstrapKeyConfig,
+  EdgeConfig,
+  MetricsConfig,
+  RateLimitConfig,
+  ServerConfig,
+  StorageConfig
+} from "./AppConfig.js"
+import { runIdempotencyPurge } from "./IdempotencyPurgeLoop.js"
 import { rateLimitStoreLayer } from "./RateLimitStore.js"
 import { exclusiveStorageCompanions, storageLayer } from "./Storage.js"
 
@@ -67,6 +75,8 @@ export const ServerLive = Layer.unwrap(
     const metrics = yield* MetricsConfig
     // Read with the rest of the configuration: a bad key stops the process before storage is opened.
     const bootstrapKey = yield* BootstrapKeyConfig
+    const platform = yield* PlatformConfig
+    const rateLimits = yield* RateLimitConfig
     // The edge is a second front door: when its ports are taken, the API keeps serving (logged loudly).
     const edgeLive = Layer.effectDiscard(
       Effect.flatMap(EdgeServer.EdgeAddresses, ({ http, https }) =>
@@ -103,8 +113,8 @@ export const ServerLive = Layer.unwrap(
       Layer.provide(
         Layer.mergeAll(
           NodeDnsResolver.layerConfig,
-          platformSettingsLayer,
-          rateLimitsLayer,
+          PlatformSettings.layer(platform),
+          RateLimits.layer(rateLimits),
           rateLimitStoreLayer
         )
       )

@@ -4,11 +4,11 @@
  */
 
 import * as CertificateAuthorityConfig from "@petstore/acme/CertificateAuthorityConfig"
-import { domainCheckConfig, runCustomDomainChecks } from "@petstore/custom-domains"
 import { LocalApiKeyAdmin, RemoteApiKeyRepository } from "@petstore/http"
 import { ApiKeyRepository, type StorageError } from "@petstore/kernel"
 import { MemoryStore } from "@petstore/store-memory"
 import { EmbeddedPostgres, PgMigrations, PgStore, PrivateKeySecret } from "@petstore/store-pg"
+import { CustomDomainCheckConfig, runCustomDomainChecks } from "@petstore/worker-app/CustomDomainCheckLoop"
 import { Effect, Layer, Option } from "effect"
 import type { StorageChoice } from "./AppConfig.js"
 
@@ -82,7 +82,7 @@ export const exclusiveStorageCompanions = (choice: StorageChoice) =>
       )
 
 const InProcessDomainChecks = Layer.effectDiscard(
-  Effect.flatMap(domainCheckConfig(`api:${process.pid}`), (options) =>
+  Effect.flatMap(CustomDomainCheckConfig(`api:${process.pid}`), (options) =>
     Effect.forkScoped(runCustomDomainChecks(options))
   )
 )

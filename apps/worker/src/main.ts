@@ -6,11 +6,13 @@
 import { hostname } from "node:os"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as CertificateAuthorityConfig from "@petstore/acme/CertificateAuthorityConfig"
-import { domainCheckConfig, platformSettingsLayer, runCustomDomainChecks } from "@petstore/custom-domains"
+import { PlatformConfig } from "@petstore/app-config"
+import { PlatformSettings } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
 import { PgStore, PrivateKeySecret } from "@petstore/store-pg"
 import { JsonLogger, MetricsListener, Tracing, WorkerMetrics } from "@petstore/telemetry"
 import { Cause, Config, Effect, Exit, Layer, Option, References } from "effect"
+import { CustomDomainCheckConfig, runCustomDomainChecks } from "./CustomDomainCheckLoop.js"
 
 /** Unique per process, readable in the database when a lease needs explaining. */
 const holder = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`
@@ -28,8 +30,10 @@ const StorageLive = Layer.unwrap(
   })
 )
 
+const PlatformSettingsLive = Layer.unwrap(Effect.map(PlatformConfig, PlatformSettings.layer))
+
 const main = Effect.gen(function* () {
-  const options = yield* domainCheckConfig(holder)
+  const options = yield* CustomDomainCheckConfig(holder)
   const level = yield* Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info"))
   const metrics = WorkerMetrics.make()
   // `PETSTORE_WORKER_METRICS_PORT` is the variable's name before the API's metrics had a listener too.
@@ -48,7 +52,7 @@ const main = Effect.gen(function* () {
   )
 }).pipe(
   Effect.scoped,
-  Effect.provide(Layer.mergeAll(StorageLive, NodeDnsResolver.layerConfig, platformSettingsLayer)),
+  Effect.provide(Layer.mergeAll(StorageLive, NodeDnsResolver.layerConfig, PlatformSettingsLive)),
   Effect.tapCause((cause) =>
     Cause.hasInterruptsOnly(cause)
       ? Effect.void

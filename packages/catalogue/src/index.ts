@@ -20,13 +20,7 @@ export {
   idempotencyRetention,
   maxRequestDeadline
 } from "./Idempotency.js"
-export {
-  defaultIdempotencyPurge,
-  type IdempotencyPurgeOptions,
-  idempotencyExpiredUpTo,
-  purgeExpiredIdempotencyKeys,
-  runIdempotencyPurge
-} from "./IdempotencyPurge.js"
+export { idempotencyExpiredUpTo, purgeExpiredIdempotencyKeys } from "./IdempotencyPurge.js"
 export { IdempotencyRepository } from "./IdempotencyRepository.js"
 export { defaultListLimit, ListLimit, listLimitDefault, listLimitMax, listLimitMin } from "./ListLimit.js"
 export { NewPet, Pet, Pets } from "./Pet.js"

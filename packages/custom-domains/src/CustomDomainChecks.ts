@@ -1,9 +1,10 @@
 /**
- * The worker's job: claim the domains with work due (a verification check, certificate work), do it
- * with bounded concurrency, and store the round's results (one write) only while each lease still
- * holds. Work that fails to run gives its lease back.
+ * One round of the worker's job: claim the custom domains with work due (a verification check,
+ * certificate work), do it with bounded concurrency, and store the round's results (one write) only
+ * while each lease still holds. Work that fails to run gives its lease back. How often rounds run is
+ * the application's (its loop and its configuration).
  */
-import { Array as Arr, Clock, Config, Duration, Effect, Option, Schema } from "effect"
+import { Array as Arr, Clock, Duration, Effect, Option } from "effect"
 import { advanceCertificate } from "./CertificateIssuance.js"
 import type { CustomDomain } from "./CustomDomain.js"
 import { applyVerdict } from "./CustomDomainLifecycle.js"
@@ -100,47 +101,3 @@ export const checkDueCustomDomains = (options: DueCheckOptions) =>
       abandoned: claimed.length - completed
     } satisfies DueCheckRound
   })
-
-/**
- * Checks due domains until interrupted: another round at once while rounds find work, otherwise a
- * pause of `pollInterval`. A round that fails (storage down) is logged and retried after the pause.
- */
-export const runCustomDomainChecks = (
-  options: DueCheckOptions & {
-    readonly pollInterval: Duration.Input
-    /** Told every round's outcome (the worker's metrics). */
-    readonly onRound?: (round: DueCheckRound) => Effect.Effect<void>
-  }
-) =>
-  checkDueCustomDomains(options).pipe(
-    Effect.tap((round) => (round.claimed > 0 ? Effect.logDebug("domain checks", round) : Effect.void)),
-    Effect.tap((round) => options.onRound?.(round) ?? Effect.void),
-    Effect.flatMap((round) =>
-      round.claimed === options.batchSize ? Effect.void : Effect.sleep(options.pollInterval)
-    ),
-    Effect.catch((error) =>
-      Effect.andThen(
-        Effect.logWarning("a round of domain checks failed", error),
-        Effect.sleep(options.pollInterval)
-      )
-    ),
-    Effect.forever
-  )
-
-const integerUpTo = (name: string, maximum: number, message: string) =>
-  Config.schema(Schema.Int.check(Schema.makeFilter((n: number) => n >= 1 && n <= maximum, { message })), name)
-
-/** `PETSTORE_WORKER_CONCURRENCY` and the other knobs of the check loop; the holder id is the process's. */
-export const domainCheckConfig = (holder: string) =>
-  Config.all({
-    concurrency: integerUpTo("PETSTORE_WORKER_CONCURRENCY", 1000, "must be an integer from 1 to 1000").pipe(
-      Config.withDefault(16)
-    ),
-    batchSize: integerUpTo("PETSTORE_WORKER_BATCH_SIZE", 10_000, "must be an integer from 1 to 10000").pipe(
-      Config.withDefault(100)
-    ),
-    pollInterval: Config.Duration("PETSTORE_WORKER_POLL_INTERVAL").pipe(
-      Config.withDefault(Duration.seconds(1))
-    ),
-    lease: Config.Duration("PETSTORE_WORKER_LEASE").pipe(Config.withDefault(Duration.seconds(60)))
-  }).pipe(Config.map((options) => ({ ...options, holder })))

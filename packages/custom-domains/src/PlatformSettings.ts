@@ -1,10 +1,12 @@
 /**
  * What the platform is called in DNS: the domain its default hostnames live under, the target custom
  * domains point to, and the identifier of the CA it gets certificates from (what CAA records must
- * name). Configuration, provided by the application.
+ * name). The application gives them: `PlatformSettings.layer(names)`.
  */
-import { Config, Context, Layer } from "effect"
+import { Context, Layer } from "effect"
 import { registrableDomainOf } from "./Hostname.js"
+
+const dnsName = (name: string) => name.trim().toLowerCase().replace(/\.$/, "")
 
 export class PlatformSettings extends Context.Service<
   PlatformSettings,
@@ -16,7 +18,15 @@ export class PlatformSettings extends Context.Service<
     /** The CA's issuer domain for CAA (RFC 8659), e.g. `letsencrypt.org`. */
     readonly caIdentifier: string
   }
->()("@petstore/custom-domains/PlatformSettings") {}
+>()("@petstore/custom-domains/PlatformSettings") {
+  /** These names, as DNS compares them: trimmed, lower case, no trailing dot. */
+  static readonly layer = (names: PlatformSettings["Service"]): Layer.Layer<PlatformSettings> =>
+    Layer.succeed(PlatformSettings, {
+      platformDomain: dnsName(names.platformDomain),
+      cnameTarget: dnsName(names.cnameTarget),
+      caIdentifier: dnsName(names.caIdentifier)
+    })
+}
 
 /**
  * The domains no custom domain may be at or under: the platform domain (its default hostnames) and
@@ -27,23 +37,3 @@ export const reservedDomainsOf = (settings: PlatformSettings["Service"]): Readon
   const target = registrableDomainOf(settings.cnameTarget) ?? settings.cnameTarget
   return target === settings.platformDomain ? [settings.platformDomain] : [settings.platformDomain, target]
 }
-
-const dnsName = (name: string) => name.trim().toLowerCase().replace(/\.$/, "")
-
-/**
- * `PETSTORE_PLATFORM_DOMAIN`, `PETSTORE_CNAME_TARGET` and `PETSTORE_CA_IDENTIFIER`, with defaults for
- * local use (and Let's Encrypt's CAA identifier).
- */
-export const platformSettingsConfig = Config.all({
-  platformDomain: Config.String("PETSTORE_PLATFORM_DOMAIN").pipe(Config.withDefault("docs.petstore.test")),
-  cnameTarget: Config.String("PETSTORE_CNAME_TARGET").pipe(Config.withDefault("cname.docs.petstore.test")),
-  caIdentifier: Config.String("PETSTORE_CA_IDENTIFIER").pipe(Config.withDefault("letsencrypt.org"))
-}).pipe(
-  Config.map(({ caIdentifier, cnameTarget, platformDomain }) => ({
-    platformDomain: dnsName(platformDomain),
-    cnameTarget: dnsName(cnameTarget),
-    caIdentifier: dnsName(caIdentifier)
-  }))
-)
-
-export const platformSettingsLayer = Layer.effect(PlatformSettings, platformSettingsConfig)

@@ -56,8 +56,6 @@ export {
   checkDueCustomDomains,
   type DueCheckOptions,
   type DueCheckRound,
-  domainCheckConfig,
-  runCustomDomainChecks,
   workOnCustomDomain
 } from "./CustomDomainChecks.js"
 export { applyVerdict, newCustomDomain, restartVerificationWindow } from "./CustomDomainLifecycle.js"
@@ -135,12 +133,7 @@ export {
   requestCertificate
 } from "./IssuanceSchedule.js"
 export { isPaidPlan, Plan } from "./Plan.js"
-export {
-  PlatformSettings,
-  platformSettingsConfig,
-  platformSettingsLayer,
-  reservedDomainsOf
-} from "./PlatformSettings.js"
+export { PlatformSettings, reservedDomainsOf } from "./PlatformSettings.js"
 export {
   Deploy,
   DeployStatus,

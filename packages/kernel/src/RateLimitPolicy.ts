@@ -2,9 +2,9 @@
  * Rate limits: how many requests a caller may make per window, as token buckets (the bucket holds
  * `limit` requests and refills evenly over `window`). Authenticated requests count against their API
  * key; requests without a valid key count against the client's address, so a flood of bad keys is
- * limited too. The limits are configuration; counting is the limiter adapter's (memory or Redis).
+ * limited too. The application chooses the numbers; counting is the limiter adapter's (memory or Redis).
  */
-import { Config, Context, Duration, Layer, Schema } from "effect"
+import { Context, type Duration, Layer } from "effect"
 import type { ApiKeyId } from "./ApiKey.js"
 
 export interface RateLimitPolicy {
@@ -21,9 +21,26 @@ export interface RateLimitPolicies {
   readonly perAddress: RateLimitPolicy
 }
 
+/** The numbers an application chooses: requests per key and per address in each window. */
+export interface RateLimitOptions {
+  readonly perKey: number
+  readonly perAddress: number
+  readonly window: Duration.Duration
+}
+
+/** The two policies, named as the `RateLimit-Policy` header shows them. */
+export const rateLimitPolicies = (options: RateLimitOptions): RateLimitPolicies => ({
+  perKey: { name: "api-key", limit: options.perKey, window: options.window },
+  perAddress: { name: "client-address", limit: options.perAddress, window: options.window }
+})
+
 export class RateLimits extends Context.Service<RateLimits, RateLimitPolicies>()(
   "@petstore/kernel/RateLimits"
-) {}
+) {
+  /** The policies for `options`. */
+  static readonly layer = (options: RateLimitOptions): Layer.Layer<RateLimits> =>
+    Layer.succeed(RateLimits, rateLimitPolicies(options))
+}
 
 /** Where a request's tokens are taken from. */
 export interface RateLimitBucket {
@@ -40,43 +57,3 @@ export const addressBucket = (policies: RateLimitPolicies, address: string): Rat
   policy: policies.perAddress,
   key: `address:${address}`
 })
-
-const limitConfig = (name: string, fallback: number) =>
-  Config.schema(
-    Schema.Int.check(
-      Schema.makeFilter((n: number) => n >= 1 && n <= 1_000_000, {
-        message: "must be an integer from 1 to 1000000"
-      })
-    ),
-    name
-  ).pipe(Config.withDefault(fallback))
-
-const windowConfig = Config.schema(
-  Schema.DurationFromString.check(
-    Schema.makeFilter(
-      (window: Duration.Duration) =>
-        Duration.isGreaterThanOrEqualTo(window, Duration.seconds(1)) &&
-        Duration.isLessThanOrEqualTo(window, Duration.days(1)),
-      { message: "must be from 1 second to 1 day" }
-    )
-  ),
-  "PETSTORE_RATE_LIMIT_WINDOW"
-).pipe(Config.withDefault(Duration.seconds(60)))
-
-/**
- * `PETSTORE_RATE_LIMIT_PER_KEY` (default 10000) and `PETSTORE_RATE_LIMIT_PER_ADDRESS` (default 2000)
- * requests per `PETSTORE_RATE_LIMIT_WINDOW` (default 60 seconds): generous enough for any honest
- * client and its retries, low enough that one caller cannot take the service from the others.
- */
-export const rateLimitConfig: Config.Config<RateLimitPolicies> = Config.all({
-  perKey: limitConfig("PETSTORE_RATE_LIMIT_PER_KEY", 10_000),
-  perAddress: limitConfig("PETSTORE_RATE_LIMIT_PER_ADDRESS", 2_000),
-  window: windowConfig
-}).pipe(
-  Config.map(({ perAddress, perKey, window }) => ({
-    perKey: { name: "api-key", limit: perKey, window },
-    perAddress: { name: "client-address", limit: perAddress, window }
-  }))
-)
-
-export const rateLimitsLayer = Layer.effect(RateLimits, rateLimitConfig)

@@ -41,11 +41,11 @@ export {
   addressBucket,
   keyBucket,
   type RateLimitBucket,
+  type RateLimitOptions,
   type RateLimitPolicies,
   type RateLimitPolicy,
   RateLimits,
-  rateLimitConfig,
-  rateLimitsLayer
+  rateLimitPolicies
 } from "./RateLimitPolicy.js"
 export { Sha256, type Sha256Hex, webCryptoSha256 } from "./Sha256.js"
 export { StorageHealth } from "./StorageHealth.js"

@@ -5,11 +5,12 @@
  * on their bodies.
  */
 import { expect } from "@effect/vitest"
-import { type CertificateIssuer, PlatformSettings, runCustomDomainChecks } from "@petstore/custom-domains"
+import { type CertificateIssuer, PlatformSettings } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
 import { Challtestsrv } from "@petstore/dns/testing"
 import { EdgeServer } from "@petstore/edge"
 import { type RequestOptions, TestServer, TestServerLive, testPlatform } from "@petstore/http/testing"
+import { runCustomDomainChecks } from "@petstore/worker-app/CustomDomainCheckLoop"
 import { Duration, Effect, Layer, Schedule } from "effect"
 import { withAdjustableClock } from "./AdjustableClock.js"
 import { postgresTestStorage } from "./TestStorage.js"

@@ -1,0 +1,6 @@
+/**
+ * @petstore/app-config: the configuration both processes read alike, the API and the worker, decoded
+ * from their environment. Only the apps read configuration; the packages they compose take plain
+ * options.
+ */
+export * from "./PlatformConfig.js"
