@@ -1,7 +1,9 @@
 /**
  * Everything the API process reads from its environment, decoded once at start-up.
  */
-import { maxRequestDeadline, OperatorApiKeyToken } from "@petstore/domain"
+
+import { maxRequestDeadline } from "@petstore/catalogue"
+import { OperatorApiKeyToken, type RateLimitOptions } from "@petstore/kernel"
 import { ListenPort } from "@petstore/node-listener"
 import { MetricsListener } from "@petstore/telemetry"
 import { Config, Duration, Effect, Option, Redacted, Schema, SchemaIssue } from "effect"
@@ -106,6 +108,20 @@ export const MetricsConfig: Config.Config<Option.Option<MetricsListener.MetricsL
     Option.map(port, (port) => ({ host, port, settings: "PETSTORE_METRICS_PORT, PETSTORE_METRICS_HOST" }))
   )
 )
+
+const rateLimitCount = (name: string, fallback: number) =>
+  Config.schema(Count, name).pipe(Config.withDefault(fallback))
+
+/**
+ * `PETSTORE_RATE_LIMIT_PER_KEY` (default 10000) and `PETSTORE_RATE_LIMIT_PER_ADDRESS` (default 2000)
+ * requests per `PETSTORE_RATE_LIMIT_WINDOW` (default 60 seconds): generous enough for any honest
+ * client and its retries, low enough that one caller cannot take the service from the others.
+ */
+export const RateLimitConfig: Config.Config<RateLimitOptions> = Config.all({
+  perKey: rateLimitCount("PETSTORE_RATE_LIMIT_PER_KEY", 10_000),
+  perAddress: rateLimitCount("PETSTORE_RATE_LIMIT_PER_ADDRESS", 2_000),
+  window: Config.schema(Period, "PETSTORE_RATE_LIMIT_WINDOW").pipe(Config.withDefault(Duration.seconds(60)))
+})
 
 /** The operator's key, never shown: refused at start when short or not a bearer token. */
 export const BootstrapKeyConfig = Config.schema(OperatorApiKeyToken, "PETSTORE_BOOTSTRAP_KEY").pipe(

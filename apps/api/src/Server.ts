@@ -3,22 +3,24 @@
  * for custom domains (HTTP and HTTPS), the metrics' listener when configured, then the API's HTTP
  * server, which opens its port last.
  */
-import { AdapterConfig } from "@petstore/app-config"
+import { AdapterConfig, PlatformConfig } from "@petstore/app-config"
+import { type CustomDomainRepository, PlatformSettings } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
-import {
-  applyOperatorApiKey,
-  type DomainRepository,
-  defaultAccountName,
-  platformSettingsLayer,
-  rateLimitsLayer,
-  runIdempotencyPurge
-} from "@petstore/domain"
 import { EdgeServer } from "@petstore/edge"
 import { HttpMetrics, ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "@petstore/http"
+import { applyOperatorApiKey, defaultAccountName, RateLimits } from "@petstore/kernel"
 import type { ListenError } from "@petstore/node-listener"
 import { MetricsListener } from "@petstore/telemetry"
 import { Effect, Layer, Option, Redacted } from "effect"
-import { BootstrapKeyConfig, EdgeConfig, MetricsConfig, ServerConfig, StorageConfig } from "./AppConfig.js"
+import {
+  BootstrapKeyConfig,
+  EdgeConfig,
+  MetricsConfig,
+  RateLimitConfig,
+  ServerConfig,
+  StorageConfig
+} from "./AppConfig.js"
+import { runIdempotencyPurge } from "./IdempotencyPurgeLoop.js"
 import { rateLimitStoreLayer } from "./RateLimitStore.js"
 import { exclusiveStorageCompanions, storageLayer } from "./Storage.js"
 
@@ -48,7 +50,7 @@ const bootstrapKeyLayer = (key: Option.Option<Redacted.Redacted<string>>) =>
  */
 const metricsListenerLayer = (
   listener: Option.Option<MetricsListener.MetricsListenerOptions>
-): Layer.Layer<never, ListenError, HttpMetrics.HttpMetrics | DomainRepository> =>
+): Layer.Layer<never, ListenError, HttpMetrics.HttpMetrics | CustomDomainRepository> =>
   Option.match(listener, {
     onNone: () => Layer.empty,
     onSome: (options) =>
@@ -71,6 +73,8 @@ export const ServerLive = Layer.unwrap(
     // Read with the rest of the configuration: a bad key stops the process before storage is opened.
     const bootstrapKey = yield* BootstrapKeyConfig
     const adapters = yield* AdapterConfig
+    const platform = yield* PlatformConfig
+    const rateLimits = yield* RateLimitConfig
     // The edge is a second front door: when its ports are taken, the API keeps serving (logged loudly).
     const edgeLive = Layer.effectDiscard(
       Effect.flatMap(EdgeServer.EdgeAddresses, ({ http, https }) =>
@@ -107,8 +111,8 @@ export const ServerLive = Layer.unwrap(
       Layer.provide(
         Layer.mergeAll(
           NodeDnsResolver.layer(adapters.dns),
-          platformSettingsLayer,
-          rateLimitsLayer,
+          PlatformSettings.layer(platform),
+          RateLimits.layer(rateLimits),
           rateLimitStoreLayer
         )
       )

@@ -5,10 +5,11 @@
 
 import * as CertificateAuthority from "@petstore/acme/CertificateAuthority"
 import { AdminEndpointFile, ApiKeyAdminClient } from "@petstore/api-key-admin-client"
-import { ApiKeyRepository, domainCheckConfig, runDomainChecks, type StorageError } from "@petstore/domain"
 import { LocalApiKeyAdmin } from "@petstore/http"
+import { ApiKeyRepository, type StorageError } from "@petstore/kernel"
 import { MemoryStore } from "@petstore/store-memory"
 import { EmbeddedPostgres, PgMigrations, PgStore, PrivateKeySecret } from "@petstore/store-pg"
+import { CustomDomainCheckConfig, runCustomDomainChecks } from "@petstore/worker-app/CustomDomainCheckLoop"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import type { StorageChoice } from "./AppConfig.js"
 
@@ -87,7 +88,7 @@ export const exclusiveStorageCompanions = (choice: StorageChoice, acme?: Certifi
       )
 
 const InProcessDomainChecks = Layer.effectDiscard(
-  Effect.flatMap(domainCheckConfig(`api:${process.pid}`), (options) =>
-    Effect.forkScoped(runDomainChecks(options))
+  Effect.flatMap(CustomDomainCheckConfig(`api:${process.pid}`), (options) =>
+    Effect.forkScoped(runCustomDomainChecks(options))
   )
 )

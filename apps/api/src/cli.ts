@@ -13,7 +13,7 @@ import {
   issueApiKey,
   listApiKeys,
   revokeApiKey
-} from "@petstore/domain"
+} from "@petstore/kernel"
 import { JsonLogger } from "@petstore/telemetry"
 import { Cause, Console, Effect, Layer, Option, References, Schema } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"

@@ -11,19 +11,19 @@ import * as PgConnection from "@effect/sql-pg/PgConnection"
 import { expect, layer } from "@effect/vitest"
 import { LocalCertificateAuthority } from "@petstore/acme"
 import {
-  AccountName,
   addDomain,
   CertificateStore,
   CustomDomain,
+  CustomDomainRepository,
   createProject,
-  DomainRepository,
   PlatformSettings,
   ProjectId,
   recordProjectDeploy,
   removeDomain
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { EdgeServer } from "@petstore/edge"
 import * as EdgeClient from "@petstore/edge/testing"
+import { AccountName } from "@petstore/kernel"
 import { PgServingChanges } from "@petstore/store-pg"
 import { eventually, TestDatabase } from "@petstore/testing"
 import { Effect, Layer, Redacted, type Scope } from "effect"
@@ -52,7 +52,7 @@ const servedDomain = (id: string, name: string) =>
     yield* createProject(account, projectId, "pro")
     yield* recordProjectDeploy(account, projectId, "succeeded")
     const domain = yield* addDomain(account, projectId, name)
-    yield* Effect.flatMap(DomainRepository, (domains) =>
+    yield* Effect.flatMap(CustomDomainRepository, (domains) =>
       domains.update(new CustomDomain({ ...domain, status: "verified" }))
     )
     const authority = yield* LocalCertificateAuthority.LocalCertificateAuthority
@@ -180,9 +180,9 @@ const hostnameLookups = { count: 0 }
 const countedEmbedded = Layer.unwrap(
   Effect.map(temporaryDirectory, (dataDir) =>
     Layer.effect(
-      DomainRepository,
-      Effect.map(DomainRepository, (domains) =>
-        DomainRepository.of({
+      CustomDomainRepository,
+      Effect.map(CustomDomainRepository, (domains) =>
+        CustomDomainRepository.of({
           ...domains,
           findByHostname: (hostname) =>
             Effect.andThen(

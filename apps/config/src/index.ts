@@ -4,3 +4,4 @@
  * options.
  */
 export * from "./AdapterConfig.js"
+export * from "./PlatformConfig.js"

@@ -6,12 +6,13 @@
 import { hostname } from "node:os"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as CertificateAuthority from "@petstore/acme/CertificateAuthority"
-import { AdapterConfig, OtlpEndpointConfig } from "@petstore/app-config"
+import { AdapterConfig, OtlpEndpointConfig, PlatformConfig } from "@petstore/app-config"
+import { PlatformSettings } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
-import { domainCheckConfig, platformSettingsLayer, runDomainChecks } from "@petstore/domain"
 import { PgStore, PrivateKeySecret } from "@petstore/store-pg"
 import { JsonLogger, MetricsListener, Tracing, WorkerMetrics } from "@petstore/telemetry"
 import { Cause, Config, Effect, Exit, Layer, Option, References } from "effect"
+import { CustomDomainCheckConfig, runCustomDomainChecks } from "./CustomDomainCheckLoop.js"
 import { MetricsConfig } from "./MetricsConfig.js"
 
 /** Unique per process, readable in the database when a lease needs explaining. */
@@ -38,8 +39,10 @@ const AdaptersLive = Layer.unwrap(
   )
 )
 
+const PlatformSettingsLive = Layer.unwrap(Effect.map(PlatformConfig, PlatformSettings.layer))
+
 const main = Effect.gen(function* () {
-  const options = yield* domainCheckConfig(holder)
+  const options = yield* CustomDomainCheckConfig(holder)
   const level = yield* Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info"))
   const endpoint = yield* OtlpEndpointConfig
   const metrics = WorkerMetrics.make()
@@ -51,14 +54,14 @@ const main = Effect.gen(function* () {
   yield* Effect.logInfo(
     `petstore worker ${holder} checking domains and certificates (concurrency ${options.concurrency})`
   )
-  return yield* runDomainChecks({ ...options, onRound: metrics.recordRound }).pipe(
+  return yield* runCustomDomainChecks({ ...options, onRound: metrics.recordRound }).pipe(
     Effect.onInterrupt(() => Effect.logInfo(`petstore worker ${holder} stopping; its leases are given back`)),
     Effect.provideService(References.MinimumLogLevel, level),
     Tracing.withTracing({ serviceName: "petstore-worker", endpoint })
   )
 }).pipe(
   Effect.scoped,
-  Effect.provide(Layer.merge(AdaptersLive, platformSettingsLayer)),
+  Effect.provide(Layer.merge(AdaptersLive, PlatformSettingsLive)),
   Effect.tapCause((cause) =>
     Cause.hasInterruptsOnly(cause)
       ? Effect.void

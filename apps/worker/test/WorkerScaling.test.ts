@@ -4,7 +4,7 @@
  * twice at once, a killed worker's leases are taken over only once they expired, and a stopped
  * worker gives its leases back. Fails (never skips) when the test PostgreSQL is unreachable.
  */
-import { DomainRepository } from "@petstore/domain"
+import { CustomDomainRepository } from "@petstore/custom-domains"
 import { LoopbackServer } from "@petstore/testing"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -311,7 +311,7 @@ describe("worker processes sharing the due domains", () => {
       // Another holder can claim them at once, not 60 seconds later.
       const now = Date.now()
       const claimed = await store.run(
-        Effect.flatMap(DomainRepository, (domains) =>
+        Effect.flatMap(CustomDomainRepository, (domains) =>
           domains.claimDue(new Date(now), domainCount, {
             holder: "test-claimer",
             until: new Date(now + 60_000)

@@ -10,9 +10,9 @@ import {
   Hostname,
   Http01ChallengeStore,
   type OrderRef,
-  type OrderState,
-  StorageError
-} from "@petstore/domain"
+  type OrderState
+} from "@petstore/custom-domains"
+import { StorageError } from "@petstore/kernel"
 import { MemoryHttp01ChallengeStore } from "@petstore/store-memory"
 import * as acme from "acme-client"
 import { Duration, Effect, Layer, Redacted, Schedule } from "effect"

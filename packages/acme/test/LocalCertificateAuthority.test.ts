@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { CertificateIssuer, Hostname, OrderRef, type OrderState } from "@petstore/domain"
+import { CertificateIssuer, Hostname, OrderRef, type OrderState } from "@petstore/custom-domains"
 import { Duration, Effect, Redacted } from "effect"
 import { LocalCertificateAuthority } from "../src/index.js"
 

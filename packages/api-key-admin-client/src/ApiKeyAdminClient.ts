@@ -5,7 +5,7 @@
  * decode) is a `StorageError` naming the operation.
  */
 import { ApiKeyAdmin, type ApiKeyAdminEndpoint } from "@petstore/api"
-import { ApiKeyRepository, StorageError } from "@petstore/domain"
+import { ApiKeyRepository, StorageError } from "@petstore/kernel"
 import { Effect, Layer, Option } from "effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as HttpClient from "effect/http/HttpClient"

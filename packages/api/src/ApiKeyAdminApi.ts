@@ -5,7 +5,7 @@
  * `ApiKeyRepository` port carries, hashes only: a key itself never crosses it. Every request presents
  * the running server's secret as a bearer token (see `ApiKeyAdminEndpoint`).
  */
-import { AccountName, ApiKeyHash, ApiKeyId, ApiKeyRecord } from "@petstore/domain"
+import { AccountName, ApiKeyHash, ApiKeyId, ApiKeyRecord } from "@petstore/kernel"
 import { Option, Schema, SchemaTransformation } from "effect"
 import * as HttpApi from "effect/http-api/HttpApi"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"

@@ -4,7 +4,7 @@
  * valid key), so every protected operation may answer 429. The implementation lives with the server;
  * clients only need this contract.
  */
-import type { Caller } from "@petstore/domain"
+import type { Caller } from "@petstore/kernel"
 import { Context } from "effect"
 import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
 import * as HttpApiSecurity from "effect/http-api/HttpApiSecurity"

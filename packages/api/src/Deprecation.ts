@@ -4,7 +4,7 @@
  * OpenAPI document states them. The dates are the domain's (`GetPetLifecycle`); nothing here repeats
  * them.
  */
-import { getPetDeprecatedAt, getPetRemovedAt } from "@petstore/domain"
+import { getPetDeprecatedAt, getPetRemovedAt } from "@petstore/catalogue"
 import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
 import { type DocumentedHeaders, responseHeader } from "./OpenApiDocument.js"
 

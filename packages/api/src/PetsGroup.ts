@@ -12,7 +12,7 @@ import {
   PetId,
   PetStatus,
   Pets
-} from "@petstore/domain"
+} from "@petstore/catalogue"
 import { Schema } from "effect"
 import { flow } from "effect/Function"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"

@@ -3,7 +3,14 @@
  * their deploys, their domains and domain config. Every operation needs a key and sees only the key's
  * own account's projects.
  */
-import { Deploy, DeployStatus, DomainConfig, DomainResource, Plan, ProjectId } from "@petstore/domain"
+import {
+  CustomDomainResource,
+  Deploy,
+  DeployStatus,
+  DomainConfig,
+  Plan,
+  ProjectId
+} from "@petstore/custom-domains"
 import { Schema } from "effect"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
@@ -37,7 +44,7 @@ export class AddDomainRequest extends NamedClass<AddDomainRequest>("AddDomainReq
 }) {}
 
 export class DomainList extends NamedClass<DomainList>("DomainList")({
-  domains: Schema.Array(DomainResource),
+  domains: Schema.Array(CustomDomainResource),
   config: DomainConfig
 }) {}
 
@@ -82,14 +89,14 @@ const addDomain = takesJsonBody(
   HttpApiEndpoint.post("addDomain", "/projects/:projectId/domains", {
     params: projectPath,
     payload: AddDomainRequest,
-    success: DomainResource.pipe(HttpApiSchema.status(201)),
+    success: CustomDomainResource.pipe(HttpApiSchema.status(201)),
     error: [InvalidRequest, Forbidden, NotFound, Conflict]
   }).annotate(OpenApi.Summary, "Add a domain: it is pending, with the DNS record to create")
 )
 
 const getDomain = HttpApiEndpoint.get("getDomain", "/projects/:projectId/domains/:hostname", {
   params: domainPath,
-  success: DomainResource,
+  success: CustomDomainResource,
   error: NotFound
 })
   .middleware(Authentication)
@@ -97,7 +104,7 @@ const getDomain = HttpApiEndpoint.get("getDomain", "/projects/:projectId/domains
 
 const verifyDomain = HttpApiEndpoint.post("verifyDomain", "/projects/:projectId/domains/:hostname/verify", {
   params: domainPath,
-  success: DomainResource,
+  success: CustomDomainResource,
   error: NotFound
 })
   .middleware(Authentication)
@@ -106,7 +113,7 @@ const verifyDomain = HttpApiEndpoint.post("verifyDomain", "/projects/:projectId/
 const reverifyDomain = HttpApiEndpoint.post(
   "reverifyDomain",
   "/projects/:projectId/domains/:hostname/reverify",
-  { params: domainPath, success: DomainResource, error: [NotFound, Conflict] }
+  { params: domainPath, success: CustomDomainResource, error: [NotFound, Conflict] }
 )
   .middleware(Authentication)
   .annotate(

@@ -2,7 +2,7 @@
  * The OpenAPI document generated from `PetstoreApi` (what clients and the server both see).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { getPetDeprecatedAt, getPetRemovedAt } from "@petstore/domain"
+import { getPetDeprecatedAt, getPetRemovedAt } from "@petstore/catalogue"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { PetstoreApi } from "../src/PetstoreApi.js"
 

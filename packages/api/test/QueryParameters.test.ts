@@ -2,7 +2,7 @@
  * Query parameters decode from canonical decimal text only, and any failure reads as the plain rule.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ListLimit, PetStatus } from "@petstore/domain"
+import { ListLimit, PetStatus } from "@petstore/catalogue"
 import { Result, Schema, SchemaIssue } from "effect"
 import { integerParameter, literalParameter } from "../src/QueryParameters.js"
 

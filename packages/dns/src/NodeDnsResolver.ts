@@ -5,7 +5,7 @@
  */
 import { Resolver } from "node:dns/promises"
 import { isIPv4, isIPv6 } from "node:net"
-import { CaaRecord, type DnsAnswer, DnsResolver } from "@petstore/domain"
+import { CaaRecord, type DnsAnswer, DnsResolver } from "@petstore/custom-domains"
 import { Thrown } from "@petstore/thrown"
 import type { Scope } from "effect"
 import {

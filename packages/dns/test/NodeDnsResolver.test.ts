@@ -5,7 +5,7 @@
  */
 import { createSocket } from "node:dgram"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { CaaRecord, type DnsAnswer, DnsResolver } from "@petstore/domain"
+import { CaaRecord, type DnsAnswer, DnsResolver } from "@petstore/custom-domains"
 import { Cause, type Context, Duration, Effect, Exit, Layer, Result } from "effect"
 import { NodeDnsResolver } from "../src/index.js"
 import {

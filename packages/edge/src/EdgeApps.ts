@@ -9,12 +9,12 @@ import { TLSSocket } from "node:tls"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import type {
   CertificateStore,
-  DomainRepository,
+  CustomDomainRepository,
   Http01ChallengeStore,
   PlatformSettings,
   ProjectRepository,
   ServingChanges
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { Effect, Option } from "effect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import type * as HttpServerResponse from "effect/http/HttpServerResponse"
@@ -37,7 +37,7 @@ import {
 /** What the edge reads to answer, and hears changes from. */
 export type EdgeServices =
   | ProjectRepository
-  | DomainRepository
+  | CustomDomainRepository
   | PlatformSettings
   | CertificateStore
   | Http01ChallengeStore

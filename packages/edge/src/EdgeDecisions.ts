@@ -14,9 +14,9 @@ import {
   Hostname,
   resolveEdgeFrom,
   ServingChanges,
-  type StorageError,
   type StoredCertificate
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
+import type { StorageError } from "@petstore/kernel"
 import { Clock, Context, Duration, Effect, Layer, Option, Schema, type Scope } from "effect"
 import { EdgeDecisionCache, type Known } from "./EdgeDecisionCache.js"
 import { hostName } from "./EdgeRequest.js"

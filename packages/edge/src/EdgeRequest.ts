@@ -5,7 +5,7 @@
  * a status and a fixed sentence.
  */
 import { domainToASCII } from "node:url"
-import type { EdgeDecision } from "@petstore/domain"
+import type { EdgeDecision } from "@petstore/custom-domains"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { placeholderPage } from "./PlaceholderPage.js"
 

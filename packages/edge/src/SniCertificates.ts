@@ -8,7 +8,7 @@
  * gets its handshakes for names not yet known refused until it may again.
  */
 import { createSecureContext, type SecureContext, TLSSocket } from "node:tls"
-import type { StoredCertificate } from "@petstore/domain"
+import type { StoredCertificate } from "@petstore/custom-domains"
 import { type Context, Effect, Exit, Option, Redacted } from "effect"
 import type { EdgeDecisions } from "./EdgeDecisions.js"
 import { hostName } from "./EdgeRequest.js"

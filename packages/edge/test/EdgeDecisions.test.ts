@@ -10,12 +10,12 @@
 import { describe, expect, layer } from "@effect/vitest"
 import {
   CustomDomain,
+  CustomDomainRepository,
   DomainConfig,
   DomainRedirect,
-  DomainRepository,
   putDomainConfig,
   recordProjectDeploy
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { Effect, Option } from "effect"
 import { EdgeAddresses } from "../src/EdgeServer.js"
 import { derOf, handshake, http, https } from "./support/EdgeClient.js"
@@ -84,7 +84,7 @@ layer(edgeOver(countedMemoryStores), { excludeTestServices: true, timeout: 60_00
       Effect.gen(function* () {
         const projectId = yield* deployedProject("kept-pending")
         const hostname = yield* verifiedDomain(projectId, "docs.kept-pending.com")
-        const domains = yield* DomainRepository
+        const domains = yield* CustomDomainRepository
         const stored = yield* domains.findByHostname(hostname)
         if (Option.isNone(stored)) return yield* Effect.die("the domain is stored")
         yield* domains.update(new CustomDomain({ ...stored.value, status: "pending" }))

@@ -9,7 +9,7 @@ import {
   DomainRedirect,
   Http01ChallengeStore,
   putDomainConfig
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { Effect } from "effect"
 import { EdgeAddresses } from "../src/EdgeServer.js"
 import { http, raw } from "./support/EdgeClient.js"

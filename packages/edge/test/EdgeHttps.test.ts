@@ -12,7 +12,7 @@ import {
   DomainRedirect,
   putDomainConfig,
   removeDomain
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { Effect } from "effect"
 import { EdgeAddresses } from "../src/EdgeServer.js"
 import { derOf, handshake, https, raw } from "./support/EdgeClient.js"

@@ -6,7 +6,7 @@
  * refusal). Every handshake is a full one, decided from current state.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { removeDomain } from "@petstore/domain"
+import { removeDomain } from "@petstore/custom-domains"
 import { Effect } from "effect"
 import { EdgeAddresses } from "../src/EdgeServer.js"
 import { exchange, type TlsVersion } from "./support/EdgeClient.js"

@@ -6,7 +6,8 @@
 import { Agent } from "node:https"
 import { createServer, type Server } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
-import { DomainRepository, StorageError } from "@petstore/domain"
+import { CustomDomainRepository } from "@petstore/custom-domains"
+import { StorageError } from "@petstore/kernel"
 import { ListenError } from "@petstore/node-listener"
 import { MemoryStore } from "@petstore/store-memory"
 import { Cause, Context, type Duration, Effect, Exit, Fiber, Layer, Option, Scope } from "effect"
@@ -102,9 +103,9 @@ describe("the edge's listeners", () => {
 /** The in-memory domain repository, answering hostname lookups only after `delay`. */
 const slowLookups = (delay: Duration.Input) =>
   Layer.effect(
-    DomainRepository,
-    Effect.map(DomainRepository, (domains) =>
-      DomainRepository.of({
+    CustomDomainRepository,
+    Effect.map(CustomDomainRepository, (domains) =>
+      CustomDomainRepository.of({
         ...domains,
         findByHostname: (hostname) => Effect.delay(domains.findByHostname(hostname), delay)
       })
@@ -134,9 +135,9 @@ describe("a shutdown", () => {
 /** The in-memory domain repository, except that looking a hostname up fails once `broken` is set. */
 const failingLookups = (broken: { value: boolean }) =>
   Layer.effect(
-    DomainRepository,
-    Effect.map(DomainRepository, (domains) =>
-      DomainRepository.of({
+    CustomDomainRepository,
+    Effect.map(CustomDomainRepository, (domains) =>
+      CustomDomainRepository.of({
         ...domains,
         findByHostname: (hostname) =>
           broken.value
@@ -167,7 +168,7 @@ describe("a storage failure", () => {
       )
       expect((yield* https(httpsAddress.port, { host: hostname, ca, agent })).status).toBe(200)
 
-      const domains = yield* DomainRepository
+      const domains = yield* CustomDomainRepository
       const stored = yield* domains.findByHostname(hostname)
       broken.value = true
       // A decision kept in memory is still answered: nothing concerning it has changed.

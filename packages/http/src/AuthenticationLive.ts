@@ -27,7 +27,7 @@ import {
   Sha256,
   type StorageError,
   type Unauthenticated
-} from "@petstore/domain"
+} from "@petstore/kernel"
 import { Effect, Layer, Option } from "effect"
 import { HttpServerRequest } from "effect/http/HttpServerRequest"
 import { prebuiltError, type Refusal } from "./ErrorResponse.js"

@@ -12,7 +12,7 @@ import type {
   PlanRequired,
   ProjectIdTaken,
   ProjectNotFound
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { Effect } from "effect"
 
 export const projectNotFound = (error: ProjectNotFound) =>

@@ -3,7 +3,7 @@
  * rate-limit store that could not be reached: requests are then let through unlimited.
  */
 import { apiError, Health, PetstoreApi, Unavailable } from "@petstore/api"
-import { StorageHealth } from "@petstore/domain"
+import { StorageHealth } from "@petstore/kernel"
 import { Duration, Effect } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { RequestRateLimiter } from "./RequestRateLimiter.js"

@@ -8,7 +8,7 @@
  * Each series is a metric of its own, made once and kept by its labels: recording a request is then
  * a few map lookups and an update, with no label hashing and no fiber.
  */
-import { DomainRepository } from "@petstore/domain"
+import { CustomDomainRepository } from "@petstore/custom-domains"
 import { Clock, Context, Effect, Layer, Metric, Result } from "effect"
 import * as PrometheusMetrics from "effect/observability/PrometheusMetrics"
 import { routeTemplate } from "./AllowedMethods.js"
@@ -25,7 +25,7 @@ export interface HttpMetricsService {
   readonly observeRequest: (request: RequestObservation) => void
   readonly rateLimited: (policy: string) => void
   /** The exposition text, the queue depth read just before. */
-  readonly render: Effect.Effect<string, never, DomainRepository>
+  readonly render: Effect.Effect<string, never, CustomDomainRepository>
 }
 
 export class HttpMetrics extends Context.Service<HttpMetrics, HttpMetricsService>()(
@@ -109,7 +109,7 @@ export const make = (): HttpMetricsService => {
       refused.updateUnsafe(1, context)
     },
     render: Effect.gen(function* () {
-      const domains = yield* DomainRepository
+      const domains = yield* CustomDomainRepository
       const now = new Date(yield* Clock.currentTimeMillis)
       const due = yield* Effect.result(domains.countDue(now))
       // Storage down: the depth is unknown, and a scrape must not fail for it.
@@ -122,7 +122,7 @@ export const make = (): HttpMetricsService => {
 export const layer: Layer.Layer<HttpMetrics> = Layer.sync(HttpMetrics, make)
 
 /** The exposition text of the server's metrics, as a scrape reads it. */
-export const render: Effect.Effect<string, never, HttpMetrics | DomainRepository> = Effect.flatMap(
+export const render: Effect.Effect<string, never, HttpMetrics | CustomDomainRepository> = Effect.flatMap(
   HttpMetrics,
   (metrics) => metrics.render
 )

@@ -4,7 +4,7 @@
  * request pays once.
  */
 import { hash } from "node:crypto"
-import { Sha256, type Sha256Hex } from "@petstore/domain"
+import { Sha256, type Sha256Hex } from "@petstore/kernel"
 import { Effect, Layer } from "effect"
 
 export const nodeSha256: Sha256Hex = (text) => Effect.sync(() => hash("sha256", text, "hex"))

@@ -15,7 +15,6 @@ import {
   NotFound
 } from "@petstore/api"
 import {
-  type Caller,
   createPet,
   currentGetPetAvailability,
   defaultListLimit,
@@ -28,7 +27,8 @@ import {
   PetId as PetIdSchema,
   type PetQuery,
   type Pets
-} from "@petstore/domain"
+} from "@petstore/catalogue"
+import type { Caller } from "@petstore/kernel"
 import { Effect, Option, Schema } from "effect"
 import { storageUnavailable } from "./StorageUnavailable.js"
 

@@ -17,7 +17,13 @@ import {
   type InvalidRequest,
   ListPetsParameters
 } from "@petstore/api"
-import { type IdempotencyRepository, NewPet, type Pet, type PetRepository, type Pets } from "@petstore/domain"
+import {
+  type IdempotencyRepository,
+  NewPet,
+  type Pet,
+  type PetRepository,
+  type Pets
+} from "@petstore/catalogue"
 import { Context, Effect, Schema } from "effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import { HttpServerRequest, ParsedSearchParams } from "effect/http/HttpServerRequest"

@@ -19,7 +19,7 @@ import {
   removeDomain,
   reverifyDomain,
   verifyNow
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { Effect, Option, Schema } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import {

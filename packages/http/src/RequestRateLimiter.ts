@@ -9,7 +9,7 @@
  * answers again.
  */
 import { apiError, RateLimited } from "@petstore/api"
-import type { RateLimitBucket, RateLimitPolicy } from "@petstore/domain"
+import type { RateLimitBucket, RateLimitPolicy } from "@petstore/kernel"
 import { Context, Duration, Effect, Layer } from "effect"
 import * as RateLimiter from "effect/persistence/RateLimiter"
 import type { Refusal } from "./ErrorResponse.js"

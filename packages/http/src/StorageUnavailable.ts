@@ -3,7 +3,7 @@
  * answer whichever request met it (an operation, or the key lookup before it), made once.
  */
 import { apiError, Unavailable } from "@petstore/api"
-import type { StorageError } from "@petstore/domain"
+import type { StorageError } from "@petstore/kernel"
 import { Effect } from "effect"
 import { prebuiltError } from "./ErrorResponse.js"
 

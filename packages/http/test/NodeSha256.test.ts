@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { webCryptoSha256 } from "@petstore/domain"
+import { webCryptoSha256 } from "@petstore/kernel"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { nodeSha256 } from "../src/NodeSha256.js"

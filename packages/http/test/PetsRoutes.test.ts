@@ -7,7 +7,7 @@
  * id the server made up itself.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { RateLimitPolicies } from "@petstore/domain"
+import type { RateLimitPolicies } from "@petstore/kernel"
 import { MemoryStore } from "@petstore/store-memory"
 import { Context, Duration, Effect, Layer, References } from "effect"
 import { brokenStorage } from "./support/BrokenStorage.js"

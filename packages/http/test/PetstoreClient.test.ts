@@ -4,7 +4,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { makePetstoreClient } from "@petstore/api"
-import { CategoryId, ListLimit, NewPet, PetName } from "@petstore/domain"
+import { CategoryId, ListLimit, NewPet, PetName } from "@petstore/catalogue"
 import { MemoryStore } from "@petstore/store-memory"
 import { Effect } from "effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"

@@ -3,7 +3,8 @@
  * client left waiting, and the hung work is interrupted (it holds nothing past the deadline).
  */
 import { expect, layer } from "@effect/vitest"
-import { IdempotencyRepository, PetRepository, StorageHealth } from "@petstore/domain"
+import { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
+import { StorageHealth } from "@petstore/kernel"
 import {
   MemoryApiKeyRepository,
   MemoryCertificateStore,

@@ -2,7 +2,7 @@
  * ApiKeyRepository in memory: records in insertion order; a hash already stored makes an insert a
  * no-op, as in SQL storage.
  */
-import { ApiKeyRecord, ApiKeyRepository } from "@petstore/domain"
+import { ApiKeyRecord, ApiKeyRepository } from "@petstore/kernel"
 import { Array as Arr, Effect, Layer, Option, Ref } from "effect"
 
 export const make: Effect.Effect<ApiKeyRepository["Service"]> = Effect.map(

@@ -2,7 +2,7 @@
  * CertificateStore in memory: issued certificates by hostname. Nothing is written anywhere, so the
  * private keys need no encryption at rest here (the PostgreSQL store encrypts them).
  */
-import { CertificateStore, type StoredCertificate } from "@petstore/domain"
+import { CertificateStore, type StoredCertificate } from "@petstore/custom-domains"
 import { Effect, Layer, Option, Ref } from "effect"
 
 export const make: Effect.Effect<CertificateStore["Service"]> = Effect.map(

@@ -1,24 +1,24 @@
 /**
- * DomainRepository in memory: domains keyed by hostname (across projects, so a hostname is taken
+ * CustomDomainRepository in memory: domains keyed by hostname (across projects, so a hostname is taken
  * once), each with its insertion position and its check lease. Every operation, a claim included,
  * reads and writes in one atomic `Ref` update, so concurrent claims never lease one domain twice.
  */
 import {
   type CustomDomain,
-  type DomainLease,
-  DomainRepository,
+  type CustomDomainLease,
+  CustomDomainRepository,
   type Hostname,
   HostnameTaken,
   type ProjectId,
   workDueAt
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { Effect, HashMap, Layer, Option, Order, Ref } from "effect"
 
 interface StoredDomain {
   readonly domain: CustomDomain
   /** Insertion order, for listing. */
   readonly position: number
-  readonly lease: Option.Option<DomainLease>
+  readonly lease: Option.Option<CustomDomainLease>
 }
 
 interface DomainTable {
@@ -45,7 +45,7 @@ const isDue = (stored: StoredDomain, now: number): boolean =>
 const heldBy = (stored: StoredDomain, holder: string): boolean =>
   Option.exists(stored.lease, (lease) => lease.holder === holder)
 
-export const make: Effect.Effect<DomainRepository["Service"]> = Effect.map(
+export const make: Effect.Effect<CustomDomainRepository["Service"]> = Effect.map(
   Ref.make<DomainTable>({ nextPosition: 0, domains: HashMap.empty() }),
   (table) => {
     /** Replaces the stored domain when `condition` holds for it; true when it did. */
@@ -67,7 +67,7 @@ export const make: Effect.Effect<DomainRepository["Service"]> = Effect.map(
         return [true, { ...current, domains: HashMap.set(current.domains, domain.hostname, replaced) }]
       })
 
-    return DomainRepository.of({
+    return CustomDomainRepository.of({
       insert: (domain) =>
         Effect.flatten(
           Ref.modify(table, (current): [Effect.Effect<void, HostnameTaken>, DomainTable] => {
@@ -138,4 +138,4 @@ export const make: Effect.Effect<DomainRepository["Service"]> = Effect.map(
   }
 )
 
-export const layer: Layer.Layer<DomainRepository> = Layer.effect(DomainRepository, make)
+export const layer: Layer.Layer<CustomDomainRepository> = Layer.effect(CustomDomainRepository, make)

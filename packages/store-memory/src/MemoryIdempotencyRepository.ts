@@ -2,7 +2,7 @@
  * IdempotencyRepository in memory: reading, deciding and reserving happen in one atomic `Ref`
  * update, so concurrent requests with the same key see exactly one `Proceed`.
  */
-import { decideIdempotency, type IdempotencyDecision, IdempotencyRepository } from "@petstore/domain"
+import { decideIdempotency, type IdempotencyDecision, IdempotencyRepository } from "@petstore/catalogue"
 import { Array as Arr, Effect, HashMap, Layer, Option, Ref } from "effect"
 import { MemoryIdempotencyTable, type Reservations, scopeKey } from "./MemoryIdempotencyTable.js"
 

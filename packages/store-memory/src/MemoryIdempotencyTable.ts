@@ -2,7 +2,7 @@
  * The idempotency reservations of the in-memory store, shared by the idempotency repository (which
  * reserves and releases) and the pet repository (which completes a reservation when it creates).
  */
-import type { IdempotencyRecord, IdempotencyScope, PetId } from "@petstore/domain"
+import type { IdempotencyRecord, IdempotencyScope, PetId } from "@petstore/catalogue"
 import { Context, HashMap, Layer, Option, Ref } from "effect"
 
 export type Reservations = HashMap.HashMap<string, IdempotencyRecord>

@@ -4,7 +4,7 @@
  * at the cursor's index. Creating with an idempotency scope completes the reservation in the same
  * uninterruptible step.
  */
-import { defaultPetStatus, Pet, PetId, PetRepository } from "@petstore/domain"
+import { defaultPetStatus, Pet, PetId, PetRepository } from "@petstore/catalogue"
 import { Effect, Layer, Option, Ref } from "effect"
 import { completeReservation, MemoryIdempotencyTable } from "./MemoryIdempotencyTable.js"
 

@@ -8,7 +8,7 @@ import {
   type ProjectId,
   ProjectIdTaken,
   ProjectRepository
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
 
 interface StoredProject {

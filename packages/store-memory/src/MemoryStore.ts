@@ -4,22 +4,20 @@
  * through this process, so its repositories announce what changes serving (`ServingChanges`) and
  * nothing else can change it.
  */
+import type { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
 import {
-  type ApiKeyRepository,
   announcingCertificates,
-  announcingDomains,
+  announcingCustomDomains,
   announcingProjects,
   type CertificateStore,
-  type DomainRepository,
+  type CustomDomainRepository,
   type Http01ChallengeStore,
-  type IdempotencyRepository,
   inProcessServingChangeHubLayer,
-  type PetRepository,
   type ProjectRepository,
   type ServingChanges,
-  type StorageHealth,
   servingChangesLayer
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
+import type { ApiKeyRepository, StorageHealth } from "@petstore/kernel"
 import { Layer } from "effect"
 import * as MemoryApiKeyRepository from "./MemoryApiKeyRepository.js"
 import * as MemoryCertificateStore from "./MemoryCertificateStore.js"
@@ -36,7 +34,7 @@ export const layer: Layer.Layer<
   | IdempotencyRepository
   | ApiKeyRepository
   | ProjectRepository
-  | DomainRepository
+  | CustomDomainRepository
   | CertificateStore
   | Http01ChallengeStore
   | StorageHealth
@@ -46,7 +44,7 @@ export const layer: Layer.Layer<
   MemoryIdempotencyRepository.layer,
   MemoryApiKeyRepository.layer,
   announcingProjects.pipe(Layer.provide(MemoryProjectRepository.layer)),
-  announcingDomains.pipe(Layer.provide(MemoryDomainRepository.layer)),
+  announcingCustomDomains.pipe(Layer.provide(MemoryDomainRepository.layer)),
   announcingCertificates.pipe(Layer.provide(MemoryCertificateStore.layer)),
   MemoryHttp01ChallengeStore.layer,
   MemoryStorageHealth.layer,

@@ -1,5 +1,5 @@
 /**
- * @petstore/store-memory: the storage ports of @petstore/domain kept in memory.
+ * @petstore/store-memory: the storage ports of the domain packages kept in memory.
  */
 export * as MemoryApiKeyRepository from "./MemoryApiKeyRepository.js"
 export * as MemoryCertificateStore from "./MemoryCertificateStore.js"

@@ -16,7 +16,7 @@
  * Changes made through this repository drop their keys at once in either case.
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { ApiKeyHash, type ApiKeyId, type ApiKeyRecord, ApiKeyRepository } from "@petstore/domain"
+import { ApiKeyHash, type ApiKeyId, type ApiKeyRecord, ApiKeyRepository } from "@petstore/kernel"
 import { Clock, Context, Duration, Effect, Latch, Layer, Option, Result, Schema, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiKeyCache } from "./internal/ApiKeyCache.js"

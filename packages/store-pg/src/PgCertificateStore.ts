@@ -5,7 +5,7 @@
  * row references its domain, so a certificate can only be kept for a stored domain and goes when the
  * domain is removed.
  */
-import { CertificateStore, Hostname, type StoredCertificate } from "@petstore/domain"
+import { CertificateStore, Hostname, type StoredCertificate } from "@petstore/custom-domains"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"

@@ -1,5 +1,5 @@
 /**
- * DomainRepository on PostgreSQL. The hostname is the primary key of `custom_domains`, so one
+ * CustomDomainRepository on PostgreSQL. The hostname is the primary key of `custom_domains`, so one
  * hostname belongs to one project across all accounts, whatever the concurrency: a second insert is
  * refused by the database (`HostnameTaken`). Nested parts are jsonb in the domain schemas' encoded
  * forms; every row is decoded into a `CustomDomain` again. The issuance's `nextAttemptAt` is also a
@@ -14,16 +14,16 @@
 import {
   Certificate,
   CustomDomain,
+  CustomDomainRepository,
+  CustomDomainStatus,
   DnsRecordInstruction,
-  DomainKind,
-  DomainRepository,
-  DomainStatus,
   Hostname,
+  HostnameKind,
   HostnameTaken,
   Issuance,
   Problem,
   ProjectId
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { Effect, Layer, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"
@@ -33,8 +33,8 @@ import { isUniqueViolation } from "./internal/uniqueViolation.js"
 const DomainRow = Schema.Struct({
   hostname: Schema.String,
   projectId: Schema.String,
-  kind: DomainKind,
-  status: DomainStatus,
+  kind: HostnameKind,
+  status: CustomDomainStatus,
   dnsRecord: Schema.toEncoded(DnsRecordInstruction),
   lastCheckedAt: Schema.NullOr(Schema.Date),
   nextCheckAt: Schema.NullOr(Schema.Date),
@@ -97,7 +97,7 @@ const Changed = Schema.Struct({ hostname: Hostname })
 
 const Lease = Schema.Struct({ holder: Schema.String, until: Schema.Date })
 
-export const make: Effect.Effect<DomainRepository["Service"], never, SqlClient.SqlClient> = Effect.gen(
+export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlClient.SqlClient> = Effect.gen(
   function* () {
     const sql = yield* SqlClient.SqlClient
 
@@ -211,12 +211,12 @@ export const make: Effect.Effect<DomainRepository["Service"], never, SqlClient.S
       execute: ({ domains, holder }) => storeRows(domains, sql`and stored.lease_holder = ${holder}`)
     })
 
-    return DomainRepository.of({
+    return CustomDomainRepository.of({
       insert: (domain) =>
         insert(domain).pipe(
           Effect.as(true),
           Effect.catchIf(isUniqueViolation("custom_domains_pkey"), () => Effect.succeed(false)),
-          storageOperation("DomainRepository.insert"),
+          storageOperation("CustomDomainRepository.insert"),
           Effect.filterOrFail(
             (inserted) => inserted,
             () => new HostnameTaken({ hostname: domain.hostname })
@@ -224,40 +224,40 @@ export const make: Effect.Effect<DomainRepository["Service"], never, SqlClient.S
           Effect.asVoid
         ),
       findByHostname: (hostname) =>
-        findByHostname(hostname).pipe(storageOperation("DomainRepository.findByHostname")),
+        findByHostname(hostname).pipe(storageOperation("CustomDomainRepository.findByHostname")),
       listByProject: (projectId) =>
-        listByProject(projectId).pipe(storageOperation("DomainRepository.listByProject")),
+        listByProject(projectId).pipe(storageOperation("CustomDomainRepository.listByProject")),
       update: (domain) =>
         update(domain).pipe(
           Effect.map((rows) => rows.length > 0),
-          storageOperation("DomainRepository.update")
+          storageOperation("CustomDomainRepository.update")
         ),
       remove: (projectId, hostname) =>
         remove({ projectId, hostname }).pipe(
           Effect.map((rows) => rows.length > 0),
-          storageOperation("DomainRepository.remove")
+          storageOperation("CustomDomainRepository.remove")
         ),
       claimDue: (now, limit, lease) =>
         claimDue({ now, limit: Math.max(0, Math.floor(limit)), lease }).pipe(
-          storageOperation("DomainRepository.claimDue")
+          storageOperation("CustomDomainRepository.claimDue")
         ),
       countDue: (now) =>
         countDue(now).pipe(
           Effect.map(({ count }) => count),
-          storageOperation("DomainRepository.countDue")
+          storageOperation("CustomDomainRepository.countDue")
         ),
       releaseLease: (hostname, holder) =>
-        releaseLease({ hostname, holder }).pipe(storageOperation("DomainRepository.releaseLease")),
+        releaseLease({ hostname, holder }).pipe(storageOperation("CustomDomainRepository.releaseLease")),
       completeChecks: (checked, holder) =>
         (checked.length === 0 ? Effect.succeed([]) : completeChecks({ domains: checked, holder })).pipe(
           Effect.map((rows) => rows.map((row) => row.hostname)),
-          storageOperation("DomainRepository.completeChecks")
+          storageOperation("CustomDomainRepository.completeChecks")
         )
     })
   }
 )
 
-export const layer: Layer.Layer<DomainRepository, never, SqlClient.SqlClient> = Layer.effect(
-  DomainRepository,
+export const layer: Layer.Layer<CustomDomainRepository, never, SqlClient.SqlClient> = Layer.effect(
+  CustomDomainRepository,
   make
 )

@@ -9,7 +9,7 @@ import {
   type IdempotencyDecision,
   IdempotencyRepository,
   type IdempotencyScope
-} from "@petstore/domain"
+} from "@petstore/catalogue"
 import { Data, Effect, Layer, Option, Result } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { CorruptRow } from "./internal/CorruptRow.js"

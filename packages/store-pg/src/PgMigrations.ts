@@ -6,7 +6,7 @@
  * Pending migrations run in one transaction under an exclusive lock on the migrations table; only
  * ids above the latest applied one run, so running again is a no-op.
  */
-import type { StorageError } from "@petstore/domain"
+import type { StorageError } from "@petstore/kernel"
 import { type Effect, Layer } from "effect"
 import { Migrator, type SqlClient } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"

@@ -11,7 +11,7 @@ import {
   type PetPage,
   PetRepository,
   type PetStatus
-} from "@petstore/domain"
+} from "@petstore/catalogue"
 import { Array as Arr, Cause, Effect, Layer, Option, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import type { CorruptRow } from "./internal/CorruptRow.js"

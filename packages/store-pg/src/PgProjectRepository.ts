@@ -11,7 +11,7 @@ import {
   ProjectId,
   ProjectIdTaken,
   ProjectRepository
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { Effect, Layer, Option, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"

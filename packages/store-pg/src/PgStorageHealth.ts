@@ -2,7 +2,7 @@
  * StorageHealth on PostgreSQL: a trivial query that has to make a round trip within a few seconds
  * (a server that accepts connections but never answers is not ready either).
  */
-import { StorageHealth } from "@petstore/domain"
+import { StorageHealth } from "@petstore/kernel"
 import { Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"

@@ -14,22 +14,19 @@
  * of other processes are heard (`PgServingChanges`).
  */
 import type * as PgClient from "@effect/sql-pg/PgClient"
+import type { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
 import {
-  type ApiKeyRepository,
   announcingCertificates,
-  announcingDomains,
+  announcingCustomDomains,
   announcingProjects,
   type CertificateStore,
-  type DomainRepository,
+  type CustomDomainRepository,
   type Http01ChallengeStore,
-  type IdempotencyRepository,
-  type PetRepository,
   type ProjectRepository,
   type ServingChanges,
-  type StorageError,
-  type StorageHealth,
   servingChangesLayer
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
+import type { ApiKeyRepository, StorageError, StorageHealth } from "@petstore/kernel"
 import { Duration, Layer, Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
 import { connectedClientLayer } from "./internal/connectedClientLayer.js"
@@ -50,7 +47,7 @@ export const layer: Layer.Layer<
   | IdempotencyRepository
   | ApiKeyRepository
   | ProjectRepository
-  | DomainRepository
+  | CustomDomainRepository
   | StorageHealth
   | ServingChanges,
   never,
@@ -60,7 +57,7 @@ export const layer: Layer.Layer<
   PgIdempotencyRepository.layer,
   PgApiKeyRepository.layerCached(),
   announcingProjects.pipe(Layer.provide(PgProjectRepository.layer)),
-  announcingDomains.pipe(Layer.provide(PgDomainRepository.layer)),
+  announcingCustomDomains.pipe(Layer.provide(PgDomainRepository.layer)),
   PgStorageHealth.layer,
   servingChangesLayer
 ).pipe(Layer.provide(PgServingChanges.layer))

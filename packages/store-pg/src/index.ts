@@ -1,5 +1,5 @@
 /**
- * @petstore/store-pg: the storage ports of @petstore/domain on PostgreSQL (@effect/sql-pg), with
+ * @petstore/store-pg: the storage ports of the domain packages on PostgreSQL (@effect/sql-pg), with
  * its migrations, the encryption at rest of certificates' private keys, an embedded PostgreSQL
  * (PGlite) for running without a database server, and the private data directory they live in.
  */

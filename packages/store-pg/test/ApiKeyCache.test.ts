@@ -3,7 +3,7 @@
  * what makes it forget.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { AccountName, ApiKeyHash, ApiKeyId, ApiKeyRecord } from "@petstore/domain"
+import { AccountName, ApiKeyHash, ApiKeyId, ApiKeyRecord } from "@petstore/kernel"
 import { Option } from "effect"
 import { ApiKeyCache } from "../src/internal/ApiKeyCache.js"
 

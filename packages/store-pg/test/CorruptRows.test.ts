@@ -5,7 +5,8 @@
  * which keeps nothing it could not read.
  */
 import { expect, layer } from "@effect/vitest"
-import { ApiKeyRepository, ListLimit, PetId, PetRepository, StorageError } from "@petstore/domain"
+import { ListLimit, PetId, PetRepository } from "@petstore/catalogue"
+import { ApiKeyRepository, StorageError } from "@petstore/kernel"
 import { ContractFixtures } from "@petstore/testing"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"

@@ -9,13 +9,8 @@ import { chmod, mkdir, readdir, readFile, readlink, stat, writeFile } from "node
 import { Server } from "node:net"
 import { join } from "node:path"
 import { describe, expect, it, vi } from "@effect/vitest"
-import {
-  AccountName,
-  ApiKeyRepository,
-  IdempotencyKey,
-  IdempotencyRepository,
-  PetRepository
-} from "@petstore/domain"
+import { IdempotencyKey, IdempotencyRepository, PetRepository } from "@petstore/catalogue"
+import { AccountName, ApiKeyRepository } from "@petstore/kernel"
 import { ContractFixtures, storeContract } from "@petstore/testing"
 import { Array as Arr, Effect, Exit, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"

@@ -8,7 +8,8 @@
  */
 import * as PgConnection from "@effect/sql-pg/PgConnection"
 import { describe, expect, layer } from "@effect/vitest"
-import { type ApiKeyHash, ApiKeyRepository, ListLimit, PetRepository } from "@petstore/domain"
+import { ListLimit, PetRepository } from "@petstore/catalogue"
+import { type ApiKeyHash, ApiKeyRepository } from "@petstore/kernel"
 import { ContractFixtures, eventually, TestDatabase } from "@petstore/testing"
 import { Effect, Layer, Option, Queue, Redacted, type Scope, Tracer } from "effect"
 import { EmbeddedPostgres, PgApiKeyRepository, PgMigrations, PgPetRepository, PgStore } from "../src/index.js"

@@ -6,7 +6,7 @@
 
 import type * as PgClient from "@effect/sql-pg/PgClient"
 import { expect, layer } from "@effect/vitest"
-import { CertificateStore, DomainRepository } from "@petstore/domain"
+import { CertificateStore, CustomDomainRepository } from "@petstore/custom-domains"
 import { ContractFixtures } from "@petstore/testing"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
@@ -124,7 +124,7 @@ for (const [name, client] of bothServers) {
         Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
           const certificates = yield* CertificateStore
-          const domains = yield* DomainRepository
+          const domains = yield* CustomDomainRepository
           const domain = yield* ContractFixtures.storedDomain()
           yield* certificates.save(domain.hostname, yield* ContractFixtures.freshCertificate())
           expect(yield* domains.remove(domain.projectId, domain.hostname)).toBe(true)

@@ -13,14 +13,14 @@ import { describe, expect, layer } from "@effect/vitest"
 import {
   CertificateStore,
   CustomDomain,
+  CustomDomainRepository,
   DomainConfig,
-  DomainRepository,
   newCustomDomain,
   Project,
   ProjectRepository,
   type ServingChange,
   ServingChanges
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { ContractFixtures, eventually, TestDatabase } from "@petstore/testing"
 import { Effect, Layer, Option, Queue, Redacted, type Scope } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -58,7 +58,7 @@ const projectChange = (projectId: string): ServingChange => ({ _tag: "Project", 
 const ownWrites = <E, R>(check: (expected: ServingChange) => Effect.Effect<void, E, R>) =>
   Effect.gen(function* () {
     const projects = yield* ProjectRepository
-    const domains = yield* DomainRepository
+    const domains = yield* CustomDomainRepository
     const certificates = yield* CertificateStore
     const project = yield* ContractFixtures.freshProject()
     yield* projects.insert(project)

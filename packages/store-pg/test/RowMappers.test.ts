@@ -4,7 +4,8 @@
  * refuse it; and a refusal reaches callers as the operation's `StorageError`, as before.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ApiKeyRecord, Pet, PetStatusValues, petNameMaxLength, StorageError } from "@petstore/domain"
+import { Pet, PetStatusValues, petNameMaxLength } from "@petstore/catalogue"
+import { ApiKeyRecord, StorageError } from "@petstore/kernel"
 import { Effect, Equal, Exit, Result, Schema } from "effect"
 import fc from "fast-check"
 import { apiKeyFromRow } from "../src/internal/ApiKeyRow.js"

@@ -3,7 +3,8 @@
  * mappers came), kept only as the reference the mappers are tested against: for any row, a mapper
  * and its schema must agree, giving the same value or both refusing it.
  */
-import { ApiKeyRecord, Pet, PetId, PetStatus } from "@petstore/domain"
+import { Pet, PetId, PetStatus } from "@petstore/catalogue"
+import { ApiKeyRecord } from "@petstore/kernel"
 import { Schema, SchemaTransformation } from "effect"
 
 const maxSafe = BigInt(Number.MAX_SAFE_INTEGER)

@@ -3,7 +3,7 @@
  * test uses keys of its own.
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
-import { ApiKeyId, ApiKeyRecord, ApiKeyRepository, hashApiKeyToken } from "@petstore/domain"
+import { ApiKeyId, ApiKeyRecord, ApiKeyRepository, hashApiKeyToken } from "@petstore/kernel"
 import { Effect, type Layer, Option } from "effect"
 import { freshApiKey, later, randomToken, t0 } from "./ContractFixtures.js"
 

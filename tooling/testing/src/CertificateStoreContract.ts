@@ -5,7 +5,7 @@
  * still redacted.
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
-import { CertificateStore, type StoredCertificate } from "@petstore/domain"
+import { CertificateStore, type StoredCertificate } from "@petstore/custom-domains"
 import { Effect, type Layer, Option, Redacted } from "effect"
 import { freshCertificate, freshHostname, later, storedDomain, t0 } from "./ContractFixtures.js"
 import type { DomainStore } from "./DomainRepositoryContract.js"

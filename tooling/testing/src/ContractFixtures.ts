@@ -4,34 +4,38 @@
  * domains, and issued certificates.
  */
 import {
-  AccountName,
-  ApiKeyRecord,
   CategoryId,
-  type CustomDomain,
-  DomainRepository,
-  generateApiKeyId,
-  Hostname,
-  type HostnameTaken,
-  hashApiKeyToken,
   IdempotencyKey,
   type IdempotencyScope,
   ListLimit,
   NewPet,
-  newCustomDomain,
   type Pet,
   type PetId,
   PetName,
   type PetQuery,
   PetRepository,
-  type PetStatus,
+  type PetStatus
+} from "@petstore/catalogue"
+import {
+  type CustomDomain,
+  CustomDomainRepository,
+  Hostname,
+  type HostnameTaken,
+  newCustomDomain,
   type Plan,
   Project,
   ProjectId,
   type ProjectIdTaken,
   ProjectRepository,
-  type StorageError,
   type StoredCertificate
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
+import {
+  AccountName,
+  ApiKeyRecord,
+  generateApiKeyId,
+  hashApiKeyToken,
+  type StorageError
+} from "@petstore/kernel"
 import { Effect, Option, Redacted } from "effect"
 import { Base64, Hex } from "effect/encoding"
 
@@ -143,13 +147,13 @@ export const storedDomain = (
 ): Effect.Effect<
   CustomDomain,
   ProjectIdTaken | HostnameTaken | StorageError,
-  ProjectRepository | DomainRepository
+  ProjectRepository | CustomDomainRepository
 > =>
   Effect.gen(function* () {
     const project = yield* freshProject()
     yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
     const domain = newCustomDomain(yield* freshHostname(kind), project.id, cnameTarget, t0)
-    yield* Effect.flatMap(DomainRepository, (domains) => domains.insert(domain))
+    yield* Effect.flatMap(CustomDomainRepository, (domains) => domains.insert(domain))
     return domain
   })
 

@@ -1,5 +1,5 @@
 /**
- * The behaviour every DomainRepository must have (with the ProjectRepository whose projects own the
+ * The behaviour every CustomDomainRepository must have (with the ProjectRepository whose projects own the
  * domains), as a test suite run against each adapter. Every test uses projects and hostnames of its
  * own; claims see every due domain of the store, so each claim test first leases whatever earlier
  * tests left due to a holder of its own, for centuries (`drainDue`). A domain is due at the earlier
@@ -10,9 +10,8 @@ import {
   applyVerdict,
   Certificate,
   CustomDomain,
+  CustomDomainRepository,
   certificateIssued,
-  DomainRepository,
-  type DomainVerdict,
   type Hostname,
   Issuance,
   newCustomDomain,
@@ -26,12 +25,13 @@ import {
   ProjectRepository,
   restartVerificationWindow,
   Verification,
+  type VerificationVerdict,
   workDueAt
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
 import { Array as Arr, Effect, Exit, type Layer, Option, Schema } from "effect"
 import { cnameTarget, freshHostname, freshProject, later, randomToken, t0 } from "./ContractFixtures.js"
 
-export type DomainStore = DomainRepository | ProjectRepository
+export type DomainStore = CustomDomainRepository | ProjectRepository
 
 export interface DomainRepositoryContractOptions {
   /** How many due domains the concurrent-claims test shares out (default 500). */
@@ -48,9 +48,15 @@ const minute = 60 * second
 const hour = 60 * minute
 const day = 24 * hour
 
-const unverified = (problems: ReadonlyArray<Problem>): DomainVerdict => ({ _tag: "Unverified", problems })
-const inconclusive = (problems: ReadonlyArray<Problem>): DomainVerdict => ({ _tag: "Inconclusive", problems })
-const verified: DomainVerdict = { _tag: "Verified" }
+const unverified = (problems: ReadonlyArray<Problem>): VerificationVerdict => ({
+  _tag: "Unverified",
+  problems
+})
+const inconclusive = (problems: ReadonlyArray<Problem>): VerificationVerdict => ({
+  _tag: "Inconclusive",
+  problems
+})
+const verified: VerificationVerdict = { _tag: "Verified" }
 
 const cnameMismatch = new Problem({
   code: "cname_mismatch",
@@ -199,7 +205,7 @@ const drainLease = { holder: "contract-drain", until: new Date("3000-01-01T00:00
 
 /** Leases every domain due until the year 2999 away, so a claim test sees only its own domains. */
 const drainDue = Effect.gen(function* () {
-  const domains = yield* DomainRepository
+  const domains = yield* CustomDomainRepository
   while ((yield* domains.claimDue(farFuture, 1_000, drainLease)).length > 0) {
     // Claimed away; look again until nothing is due.
   }
@@ -209,7 +215,7 @@ const freshHolder = (name: string) => Effect.map(randomToken, (token) => `${name
 
 /** One result through `completeChecks`: whether it was stored. */
 const completeCheck = (domain: CustomDomain, holder: string) =>
-  Effect.flatMap(DomainRepository, (repository) =>
+  Effect.flatMap(CustomDomainRepository, (repository) =>
     Effect.map(repository.completeChecks([domain], holder), (stored) => stored.includes(domain.hostname))
   )
 
@@ -219,7 +225,7 @@ export const domainRepositoryTests = (
 ): void => {
   it.effect("insert, then findByHostname returns every field (subdomain and apex)", () =>
     Effect.gen(function* () {
-      const repository = yield* DomainRepository
+      const repository = yield* CustomDomainRepository
       const { domains } = yield* projectWith(["subdomain", "apex"])
       yield* Effect.forEach(domains, repository.insert)
       for (const domain of domains) {
@@ -237,7 +243,7 @@ export const domainRepositoryTests = (
 
   it.effect("every field round-trips exactly, through insert and through update", () =>
     Effect.gen(function* () {
-      const repository = yield* DomainRepository
+      const repository = yield* CustomDomainRepository
       const { project } = yield* projectWith([])
       const states = yield* domainsInEveryState(project)
       expect(states.map((domain) => domain.status)).toEqual([
@@ -297,7 +303,7 @@ export const domainRepositoryTests = (
 
   it.effect("listByProject: the project's domains in the order they were added", () =>
     Effect.gen(function* () {
-      const repository = yield* DomainRepository
+      const repository = yield* CustomDomainRepository
       const { domains, project } = yield* projectWith(["subdomain", "apex", "subdomain", "subdomain", "apex"])
       const other = yield* projectWith(["subdomain", "subdomain"], project.account)
       const [a, b, c, d, e] = domains
@@ -323,7 +329,7 @@ export const domainRepositoryTests = (
 
   it.effect("update replaces the stored domain; false once it is gone", () =>
     Effect.gen(function* () {
-      const repository = yield* DomainRepository
+      const repository = yield* CustomDomainRepository
       const { domains, project } = yield* projectWith(["subdomain"])
       const [domain] = domains
       if (domain === undefined) return
@@ -344,7 +350,7 @@ export const domainRepositoryTests = (
 
   it.effect("remove: false when absent or in another project; the hostname is free again", () =>
     Effect.gen(function* () {
-      const repository = yield* DomainRepository
+      const repository = yield* CustomDomainRepository
       const { domains, project } = yield* projectWith(["subdomain", "apex"])
       const other = yield* projectWith([])
       const [domain, kept] = domains
@@ -370,7 +376,7 @@ export const domainRepositoryTests = (
 
   it.effect("a hostname belongs to one project: HostnameTaken in the same or any other project", () =>
     Effect.gen(function* () {
-      const repository = yield* DomainRepository
+      const repository = yield* CustomDomainRepository
       const { domains } = yield* projectWith(["apex"])
       const other = yield* projectWith([], `other-${yield* randomToken}`)
       const [domain] = domains
@@ -393,7 +399,7 @@ export const domainRepositoryTests = (
 
   it.effect("20 concurrent inserts of one hostname from different projects: exactly one succeeds", () =>
     Effect.gen(function* () {
-      const repository = yield* DomainRepository
+      const repository = yield* CustomDomainRepository
       const hostname = yield* freshHostname()
       const projects = yield* Effect.forEach(Arr.range(1, 20), () => projectWith([]))
       const exits = yield* Effect.forEach(
@@ -419,7 +425,7 @@ export const domainRepositoryTests = (
 
   it.effect("claimDue: due domains without a live lease, oldest due first, at most limit", () =>
     Effect.gen(function* () {
-      const repository = yield* DomainRepository
+      const repository = yield* CustomDomainRepository
       yield* drainDue
       const { domains } = yield* projectWith(["subdomain", "apex", "subdomain", "subdomain", "apex"])
       const [d1, d3, d2, notYet, never] = domains
@@ -475,7 +481,7 @@ export const domainRepositoryTests = (
 
   it.effect("domains with nothing due (no next check, no next issuance attempt) are never claimed", () =>
     Effect.gen(function* () {
-      const repository = yield* DomainRepository
+      const repository = yield* CustomDomainRepository
       yield* drainDue
       const { domains } = yield* projectWith(["subdomain", "apex", "subdomain", "apex"])
       const [verifiedOne, failedOne, pausedOne, refusedOne] = domains
@@ -505,7 +511,7 @@ export const domainRepositoryTests = (
     "claimDue: a domain is due at its next check or its next issuance attempt, whichever is first",
     () =>
       Effect.gen(function* () {
-        const repository = yield* DomainRepository
+        const repository = yield* CustomDomainRepository
         yield* drainDue
         const { domains } = yield* projectWith([
           "subdomain",
@@ -591,7 +597,7 @@ export const domainRepositoryTests = (
     "issuance round-trips through claim, completeChecks and update; claims follow its next attempt",
     () =>
       Effect.gen(function* () {
-        const repository = yield* DomainRepository
+        const repository = yield* CustomDomainRepository
         yield* drainDue
         const { domains } = yield* projectWith(["apex"])
         const [added] = domains
@@ -652,7 +658,7 @@ export const domainRepositoryTests = (
 
   it.effect("releaseLease: only the holder's release counts, and the domain is claimable at once", () =>
     Effect.gen(function* () {
-      const repository = yield* DomainRepository
+      const repository = yield* CustomDomainRepository
       yield* drainDue
       const { domains } = yield* projectWith(["subdomain"])
       const [domain] = domains
@@ -684,7 +690,7 @@ export const domainRepositoryTests = (
 
   it.effect("an update (a user's Verify) ends a running check's lease: its stale result is not stored", () =>
     Effect.gen(function* () {
-      const repository = yield* DomainRepository
+      const repository = yield* CustomDomainRepository
       yield* drainDue
       const { domains } = yield* projectWith(["subdomain"])
       const domain = dueAt(domains[0] ?? (yield* Effect.die(new Error("no domain"))), t0)
@@ -707,7 +713,7 @@ export const domainRepositoryTests = (
 
   it.effect("completing a check stores the result and ends the lease while the holder holds it", () =>
     Effect.gen(function* () {
-      const repository = yield* DomainRepository
+      const repository = yield* CustomDomainRepository
       yield* drainDue
       const { domains } = yield* projectWith(["subdomain", "apex"])
       const [domain, slow] = domains
@@ -755,7 +761,7 @@ export const domainRepositoryTests = (
     "completing a check is refused once another holder took over the expired lease, or after removal",
     () =>
       Effect.gen(function* () {
-        const repository = yield* DomainRepository
+        const repository = yield* CustomDomainRepository
         yield* drainDue
         const { domains, project } = yield* projectWith(["subdomain", "subdomain"])
         const [domain, removed] = domains
@@ -800,7 +806,7 @@ export const domainRepositoryTests = (
     "completeChecks stores a round's results at once, each only where the holder still holds it",
     () =>
       Effect.gen(function* () {
-        const repository = yield* DomainRepository
+        const repository = yield* CustomDomainRepository
         yield* drainDue
         expect(yield* repository.completeChecks([], "nobody")).toEqual([])
         const { domains, project } = yield* projectWith(["subdomain", "apex", "subdomain"])
@@ -851,7 +857,7 @@ export const domainRepositoryTests = (
   const concurrentDomains = options.concurrentClaimDomains ?? 500
   it.effect(`concurrent claims: ${concurrentDomains} due domains, 4 holders, each claimed exactly once`, () =>
     Effect.gen(function* () {
-      const repository = yield* DomainRepository
+      const repository = yield* CustomDomainRepository
       yield* drainDue
       const { project } = yield* projectWith([])
       const hostnames = yield* Effect.forEach(Arr.range(1, concurrentDomains), (n) =>
@@ -897,4 +903,4 @@ export const domainRepositoryContract = <E>(
   layer(store, {
     excludeTestServices: true,
     ...(options.timeout === undefined ? {} : { timeout: options.timeout })
-  })(name, (it) => describe("DomainRepository", () => domainRepositoryTests(it, options)))
+  })(name, (it) => describe("CustomDomainRepository", () => domainRepositoryTests(it, options)))

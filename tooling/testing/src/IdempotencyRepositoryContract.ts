@@ -4,12 +4,12 @@
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
 import {
-  AccountName,
   IdempotencyRepository,
   idempotencyInFlightLease,
   idempotencyRetention,
   PetRepository
-} from "@petstore/domain"
+} from "@petstore/catalogue"
+import { AccountName } from "@petstore/kernel"
 import { Array as Arr, Duration, Effect, type Layer, Option } from "effect"
 import { freshScope, later, newPet, t0 } from "./ContractFixtures.js"
 import type { PetStore } from "./PetRepositoryContract.js"

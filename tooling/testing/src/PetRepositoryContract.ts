@@ -3,7 +3,7 @@
  * one store per suite, so each one only looks at the animals it created (ids after a marker).
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
-import { type IdempotencyRepository, maxSafeInteger, PetId, PetRepository } from "@petstore/domain"
+import { type IdempotencyRepository, maxSafeInteger, PetId, PetRepository } from "@petstore/catalogue"
 import { Array as Arr, Effect, type Layer, Option } from "effect"
 import { createMarker, listAllPages, newPet, query } from "./ContractFixtures.js"
 

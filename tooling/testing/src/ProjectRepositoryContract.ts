@@ -4,7 +4,6 @@
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
 import {
-  AccountName,
   Deploy,
   DomainConfig,
   DomainRedirect,
@@ -12,7 +11,8 @@ import {
   ProjectId,
   ProjectRepository,
   recordDeploy
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
+import { AccountName } from "@petstore/kernel"
 import { Array as Arr, Effect, Exit, type Layer, Option, Schema } from "effect"
 import { freshProject, later, randomToken, t0 } from "./ContractFixtures.js"
 

@@ -2,7 +2,7 @@
  * The behaviour every StorageHealth must have while its storage is up.
  */
 import { describe, layer, type Vitest } from "@effect/vitest"
-import { StorageHealth } from "@petstore/domain"
+import { StorageHealth } from "@petstore/kernel"
 import { Effect, type Layer } from "effect"
 
 export const storageHealthTests = (it: Vitest.MethodsNonLive<StorageHealth>): void => {

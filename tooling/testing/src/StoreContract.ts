@@ -3,12 +3,8 @@
  * the suites, whose tests tolerate each other's rows.
  */
 import { describe, layer } from "@effect/vitest"
-import type {
-  ApiKeyRepository,
-  CertificateStore,
-  Http01ChallengeStore,
-  StorageHealth
-} from "@petstore/domain"
+import type { CertificateStore, Http01ChallengeStore } from "@petstore/custom-domains"
+import type { ApiKeyRepository, StorageHealth } from "@petstore/kernel"
 import type { Layer } from "effect"
 import { apiKeyRepositoryTests } from "./ApiKeyRepositoryContract.js"
 import { certificateStoreTests } from "./CertificateStoreContract.js"
@@ -50,7 +46,7 @@ export const storeContract = <E>(
     describe("ApiKeyRepository", () => apiKeyRepositoryTests(it))
     describe("StorageHealth", () => storageHealthTests(it))
     describe("ProjectRepository", () => projectRepositoryTests(it))
-    describe("DomainRepository", () => domainRepositoryTests(it, options))
+    describe("CustomDomainRepository", () => domainRepositoryTests(it, options))
     describe("CertificateStore", () => certificateStoreTests(it))
     describe("Http01ChallengeStore", () => http01ChallengeStoreTests(it))
   })

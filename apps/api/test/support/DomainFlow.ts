@@ -5,11 +5,12 @@
  * on their bodies.
  */
 import { expect } from "@effect/vitest"
+import { type CertificateIssuer, PlatformSettings } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
 import { Challtestsrv } from "@petstore/dns/testing"
-import { type CertificateIssuer, PlatformSettings, runDomainChecks } from "@petstore/domain"
 import { EdgeServer } from "@petstore/edge"
 import { type RequestOptions, TestServer, TestServerLive, testPlatform } from "@petstore/http/testing"
+import { runCustomDomainChecks } from "@petstore/worker-app/CustomDomainCheckLoop"
 import { Duration, Effect, Layer, Schedule } from "effect"
 import { withAdjustableClock } from "./AdjustableClock.js"
 import { postgresTestStorage } from "./TestStorage.js"
@@ -44,7 +45,7 @@ export const flowLayer = <E, R>(options: FlowOptions<E, R>) =>
           const platform = Layer.succeed(PlatformSettings, testPlatform)
           const worker = Layer.effectDiscard(
             Effect.forkScoped(
-              runDomainChecks({
+              runCustomDomainChecks({
                 holder: "flow-test-worker",
                 batchSize: 50,
                 concurrency: 8,

@@ -4,15 +4,15 @@
  * what the workers left there.
  */
 import {
-  AccountName,
+  CustomDomainRepository,
   Deploy,
-  DomainRepository,
   newCustomDomain,
   normaliseHostname,
   Project,
   ProjectId,
   ProjectRepository
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
+import { AccountName } from "@petstore/kernel"
 import { PgDomainRepository, PgMigrations, PgProjectRepository, PgStore } from "@petstore/store-pg"
 import { TestDatabase } from "@petstore/testing"
 import { Effect, Exit, Layer, ManagedRuntime, Result, Scope } from "effect"
@@ -27,7 +27,7 @@ export const projectId = ProjectId.make("scaling")
 export const hostnameOf = (n: number) =>
   Result.getOrThrowWith(normaliseHostname(`${n}.${zone}`, [platformDomain]), (rule) => new Error(rule))
 
-export type StoreServices = DomainRepository | ProjectRepository | SqlClient.SqlClient
+export type StoreServices = CustomDomainRepository | ProjectRepository | SqlClient.SqlClient
 
 export interface TestStore {
   readonly url: string
@@ -85,7 +85,7 @@ export const openTestStore = async (): Promise<TestStore> => {
         Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
           yield* sql`delete from custom_domains`
-          const domains = yield* DomainRepository
+          const domains = yield* CustomDomainRepository
           const addedAt = Date.now() - 60_000
           // One after another, so that `position` (and the claim order) follows n.
           yield* Effect.forEach(

@@ -5,12 +5,11 @@
  */
 import { LocalCertificateAuthority } from "@petstore/acme"
 import {
-  AccountName,
   addDomain,
   CertificateStore,
   CustomDomain,
+  CustomDomainRepository,
   createProject,
-  DomainRepository,
   type Hostname,
   Http01ChallengeStore,
   type Plan,
@@ -18,7 +17,8 @@ import {
   ProjectId,
   ProjectRepository,
   recordProjectDeploy
-} from "@petstore/domain"
+} from "@petstore/custom-domains"
+import { AccountName } from "@petstore/kernel"
 import { MemoryStore } from "@petstore/store-memory"
 import { Context, Effect, Layer } from "effect"
 import type { EdgeServices } from "../../src/EdgeApps.js"
@@ -69,13 +69,13 @@ export const countedMemoryStores = Layer.effectContext(
           }),
           lookup
         )
-    const domains = yield* DomainRepository
+    const domains = yield* CustomDomainRepository
     const projects = yield* ProjectRepository
     const certificates = yield* CertificateStore
     const challenges = yield* Http01ChallengeStore
     return Context.make(
-      DomainRepository,
-      DomainRepository.of({
+      CustomDomainRepository,
+      CustomDomainRepository.of({
         ...domains,
         findByHostname: (hostname) => counted("hostnames")(domains.findByHostname(hostname))
       })
@@ -123,7 +123,7 @@ export const deployedProject = (id: string, plan: Plan = "pro") =>
 export const verifiedDomain = (projectId: ProjectId, hostname: string) =>
   Effect.gen(function* () {
     const domain = yield* addDomain(account, projectId, hostname)
-    const domains = yield* DomainRepository
+    const domains = yield* CustomDomainRepository
     yield* domains.update(new CustomDomain({ ...domain, status: "verified" }))
     return domain.hostname
   })

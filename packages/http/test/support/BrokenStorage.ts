@@ -3,7 +3,8 @@
  * would, with an error full of internal detail (an address, SQL) that must never reach a client. Keys,
  * projects, domains and certificates stay in memory, so requests still pass authentication.
  */
-import { IdempotencyRepository, PetRepository, StorageError, StorageHealth } from "@petstore/domain"
+import { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
+import { StorageError, StorageHealth } from "@petstore/kernel"
 import {
   MemoryApiKeyRepository,
   MemoryCertificateStore,

@@ -2,21 +2,22 @@
  * A real listening server on a free port, over whatever storage layer a test gives it, with two
  * accounts' keys registered. Requests go through `fetch`, exactly as a client's would.
  */
+import type { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
+import {
+  type CertificateStore,
+  type CustomDomainRepository,
+  DnsResolver,
+  PlatformSettings,
+  type ProjectRepository
+} from "@petstore/custom-domains"
 import {
   AccountName,
   type ApiKeyRepository,
-  type CertificateStore,
-  DnsResolver,
-  type DomainRepository,
-  type IdempotencyRepository,
   issueApiKey,
-  type PetRepository,
-  PlatformSettings,
-  type ProjectRepository,
   type RateLimitPolicies,
   RateLimits,
   type StorageHealth
-} from "@petstore/domain"
+} from "@petstore/kernel"
 import { MemoryRateLimiterStore } from "@petstore/store-memory"
 import { Context, Duration, Effect, Layer } from "effect"
 import type * as RateLimiter from "effect/persistence/RateLimiter"
@@ -29,7 +30,7 @@ export type Ports =
   | ApiKeyRepository
   | StorageHealth
   | ProjectRepository
-  | DomainRepository
+  | CustomDomainRepository
   | CertificateStore
 
 /** The platform names tests run under. */
@@ -89,7 +90,7 @@ export const TestServerLive = <E>(
     Effect.gen(function* () {
       const { port } = yield* ListeningAddress
       const metrics = HttpMetrics.render.pipe(
-        Effect.provideContext(yield* Effect.context<HttpMetrics.HttpMetrics | DomainRepository>())
+        Effect.provideContext(yield* Effect.context<HttpMetrics.HttpMetrics | CustomDomainRepository>())
       )
       const key = (yield* issueApiKey(AccountName.make("alice"))).token
       const otherKey = (yield* issueApiKey(AccountName.make("bob"))).token

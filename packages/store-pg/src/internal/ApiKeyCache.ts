@@ -9,7 +9,7 @@
  * unknown). Unknown hashes are never kept, so a key created elsewhere is found at once. Entries are
  * bounded in number (the oldest goes first) and in age, a safety net for a change never heard of.
  */
-import type { ApiKeyHash, ApiKeyRecord } from "@petstore/domain"
+import type { ApiKeyHash, ApiKeyRecord } from "@petstore/kernel"
 import type { Option } from "effect"
 
 interface Entry {

@@ -6,7 +6,7 @@
  * again. A key is looked up on every request, and decoding the row through Schema cost about three
  * times as much as this.
  */
-import { AccountName, ApiKeyHash, ApiKeyId, ApiKeyRecord } from "@petstore/domain"
+import { AccountName, ApiKeyHash, ApiKeyId, ApiKeyRecord } from "@petstore/kernel"
 import { Option, Result, Schema } from "effect"
 import type { SqlConnection } from "effect/sql"
 import { isValidDate } from "./ColumnChecks.js"

@@ -2,7 +2,7 @@
  * Checks the hand-written row mappers share, in the terms of the domain's schemas: what
  * `PositiveSafeInteger` (ids) and `Schema.Date` (instants) accept.
  */
-import { maxSafeInteger } from "@petstore/domain"
+import { maxSafeInteger } from "@petstore/catalogue"
 
 /** What an id is, as `PositiveSafeInteger` words it. */
 export const positiveSafeInteger = `an integer from 1 to ${maxSafeInteger}`

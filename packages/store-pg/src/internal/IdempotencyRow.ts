@@ -4,7 +4,7 @@
  * string, the reservation time a valid `Date`, the animal `null` (still running) or a positive safe
  * integer from int8's `bigint`. Read when a `POST /v1/pets` retries a key already stored.
  */
-import type { IdempotencyRecord, PetId } from "@petstore/domain"
+import type { IdempotencyRecord, PetId } from "@petstore/catalogue"
 import { Option, Result } from "effect"
 import type { SqlConnection } from "effect/sql"
 import { isPositiveSafeInteger, isValidDate, positiveSafeInteger } from "./ColumnChecks.js"

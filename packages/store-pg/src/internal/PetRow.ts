@@ -13,7 +13,7 @@ import {
   type PetStatus,
   PetStatusValues,
   petNameProblem
-} from "@petstore/domain"
+} from "@petstore/catalogue"
 import { Result } from "effect"
 import type { SqlConnection } from "effect/sql"
 import { isPositiveSafeInteger, positiveSafeInteger } from "./ColumnChecks.js"

@@ -4,7 +4,7 @@
  * reached fails the layer (a `StorageError`) rather than the first request.
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { StorageError } from "@petstore/domain"
+import { StorageError } from "@petstore/kernel"
 import { Effect, type Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 

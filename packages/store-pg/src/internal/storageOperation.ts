@@ -4,7 +4,7 @@
  * raised as a defect: `effect/sql` makes a failed ROLLBACK (the connection lost mid-transaction) a
  * defect, and a database going away is a storage failure (503), not a bug (500).
  */
-import { StorageError } from "@petstore/domain"
+import { StorageError } from "@petstore/kernel"
 import { Effect } from "effect"
 import { isSqlError } from "effect/sql/SqlError"
 

@@ -1,0 +1,33 @@
+/**
+ * The API's purge of expired idempotency keys (`purgeExpiredIdempotencyKeys`): at start, then every
+ * hour, for the life of the server. Every replica runs it; their purges skip the rows another is
+ * deleting.
+ */
+import { purgeExpiredIdempotencyKeys } from "@petstore/catalogue"
+import { Duration, Effect } from "effect"
+
+export interface IdempotencyPurgeOptions {
+  /** Keys forgotten per statement. */
+  readonly batchSize: number
+  /** The pause between two purges. */
+  readonly interval: Duration.Input
+}
+
+export const defaultIdempotencyPurge: IdempotencyPurgeOptions = {
+  batchSize: 1_000,
+  interval: Duration.hours(1)
+}
+
+/**
+ * Purges at once, then after every `interval`, until interrupted. A purge that fails (storage down)
+ * is logged and tried again at the next interval: the keys it left are still treated as expired.
+ */
+export const runIdempotencyPurge = (options: IdempotencyPurgeOptions = defaultIdempotencyPurge) =>
+  purgeExpiredIdempotencyKeys(options.batchSize).pipe(
+    Effect.tap((forgotten) =>
+      forgotten > 0 ? Effect.logInfo(`forgot ${forgotten} expired idempotency keys`) : Effect.void
+    ),
+    Effect.catch((error) => Effect.logWarning("purging expired idempotency keys failed", error)),
+    Effect.andThen(Effect.sleep(options.interval)),
+    Effect.forever
+  )

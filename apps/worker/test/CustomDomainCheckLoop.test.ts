@@ -1,0 +1,119 @@
+/**
+ * The worker's loop around one round of custom-domain checks: when the next round runs, what a
+ * failed round does, and the `PETSTORE_WORKER_*` knobs (defaults, bounds, messages).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import type { DueCheckRound } from "@petstore/custom-domains"
+import { ConfigProvider, Duration, Effect, Fiber, Queue, Ref, Result } from "effect"
+import { TestClock } from "effect/testing"
+import { CustomDomainCheckConfig, repeatRounds } from "../src/CustomDomainCheckLoop.js"
+
+const full: DueCheckRound = { claimed: 10, completed: 10, abandoned: 0 }
+const short: DueCheckRound = { claimed: 3, completed: 3, abandoned: 0 }
+
+/**
+ * A round that answers the scripted outcomes in turn (then `short`), counting the rounds run, and a
+ * queue of the outcomes the loop reports: taking from it waits for the loop.
+ */
+const scriptedRounds = (script: ReadonlyArray<DueCheckRound | "fail">) =>
+  Effect.gen(function* () {
+    const ran = yield* Ref.make(0)
+    const reported = yield* Queue.unbounded<DueCheckRound>()
+    const round = Effect.flatMap(
+      Ref.getAndUpdate(ran, (n) => n + 1),
+      (n) => {
+        const outcome = script[n] ?? short
+        return outcome === "fail" ? Effect.fail("storage down") : Effect.succeed(outcome)
+      }
+    )
+    return { ran, reported, round, onRound: (outcome: DueCheckRound) => Queue.offer(reported, outcome) }
+  })
+
+/** Lets the loop run until it waits (for the clock): it never needs this many turns between rounds. */
+const settle = Effect.gen(function* () {
+  for (let turn = 0; turn < 50; turn++) yield* Effect.yieldNow
+})
+
+describe("repeatRounds", () => {
+  it.effect("runs the next round at once after a full batch, and pauses after a short one", () =>
+    Effect.gen(function* () {
+      const { onRound, ran, reported, round } = yield* scriptedRounds([full, full, short, short])
+      const loop = yield* Effect.forkChild(
+        repeatRounds(round, { batchSize: 10, pollInterval: "1 second", onRound })
+      )
+      // Two full rounds and the short one that ends the burst, without the clock moving.
+      expect(yield* Queue.takeN(reported, 3)).toStrictEqual([full, full, short])
+      yield* settle
+      expect(yield* Ref.get(ran)).toBe(3)
+      yield* TestClock.adjust("999 millis")
+      yield* settle
+      expect(yield* Ref.get(ran)).toBe(3)
+      yield* TestClock.adjust("1 millis")
+      expect(yield* Queue.take(reported)).toStrictEqual(short)
+      yield* Fiber.interrupt(loop)
+    })
+  )
+
+  it.effect("tries again after the pause when a round fails, and carries on", () =>
+    Effect.gen(function* () {
+      const { onRound, ran, reported, round } = yield* scriptedRounds(["fail", full, short])
+      const loop = yield* Effect.forkChild(
+        repeatRounds(round, { batchSize: 10, pollInterval: "5 seconds", onRound })
+      )
+      yield* settle
+      expect(yield* Ref.get(ran)).toBe(1)
+      yield* TestClock.adjust("4999 millis")
+      yield* settle
+      expect(yield* Ref.get(ran)).toBe(1)
+      yield* TestClock.adjust("1 millis")
+      expect(yield* Queue.takeN(reported, 2)).toStrictEqual([full, short])
+      yield* Fiber.interrupt(loop)
+    })
+  )
+})
+
+const load = (env: Record<string, string>) =>
+  Effect.result(CustomDomainCheckConfig("w1")).pipe(
+    Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))
+  )
+
+describe("CustomDomainCheckConfig", () => {
+  it.effect("defaults to 16 at a time, batches of 100, a 1-second pause and 60-second leases", () =>
+    Effect.gen(function* () {
+      const options = Result.getOrThrow(yield* load({}))
+      expect(options).toMatchObject({ holder: "w1", concurrency: 16, batchSize: 100 })
+      expect(Duration.toMillis(options.pollInterval)).toBe(1_000)
+      expect(Duration.toMillis(options.lease)).toBe(60_000)
+    })
+  )
+
+  it.effect("reads the knobs from the environment", () =>
+    Effect.gen(function* () {
+      const options = Result.getOrThrow(
+        yield* load({
+          PETSTORE_WORKER_CONCURRENCY: "8",
+          PETSTORE_WORKER_BATCH_SIZE: "25",
+          PETSTORE_WORKER_POLL_INTERVAL: "100 millis",
+          PETSTORE_WORKER_LEASE: "5 seconds"
+        })
+      )
+      expect(options).toMatchObject({ concurrency: 8, batchSize: 25 })
+      expect(Duration.toMillis(options.pollInterval)).toBe(100)
+      expect(Duration.toMillis(options.lease)).toBe(5_000)
+    })
+  )
+
+  it.effect.each<readonly [string, string, string]>([
+    ["PETSTORE_WORKER_CONCURRENCY", "0", "must be an integer from 1 to 1000"],
+    ["PETSTORE_WORKER_CONCURRENCY", "1001", "must be an integer from 1 to 1000"],
+    ["PETSTORE_WORKER_BATCH_SIZE", "10001", "must be an integer from 1 to 10000"],
+    ["PETSTORE_WORKER_BATCH_SIZE", "many", "PETSTORE_WORKER_BATCH_SIZE"],
+    ["PETSTORE_WORKER_LEASE", "soon", "PETSTORE_WORKER_LEASE"]
+  ])("refuses %s=%s, saying %s", ([name, value, message]) =>
+    Effect.gen(function* () {
+      const loaded = yield* load({ [name]: value })
+      expect(Result.isFailure(loaded)).toBe(true)
+      if (Result.isFailure(loaded)) expect(String(loaded.failure)).toContain(message)
+    })
+  )
+})

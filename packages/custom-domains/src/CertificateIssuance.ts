@@ -1,0 +1,119 @@
+/**
+ * The worker's step on a verified domain's certificate, through the ports: before opening an order,
+ * run the checks a CA would (does the domain still verify, do CAA records allow the configured CA),
+ * so that an order the CA must refuse is never placed; poll an open order; store an issued
+ * certificate with its key. The 30-minute diagnosis is the same checks, reported as problems.
+ * The transitions themselves are IssuanceSchedule's pure functions.
+ */
+import { Clock, Effect } from "effect"
+import { caaProblem, checkCaa } from "./CaaPolicy.js"
+import { CertificateIssuer, CertificateStore, type OrderState } from "./CertificateIssuer.js"
+import { diagnoseDelay } from "./CertificateLifecycle.js"
+import type { CustomDomain } from "./CustomDomain.js"
+import type { Problem } from "./CustomDomainProblem.js"
+import { observeDomain } from "./CustomDomains.js"
+import {
+  attemptBlocked,
+  caUnreachable,
+  certificateIssued,
+  isDelayDue,
+  isIssuanceDue,
+  isRenewal,
+  orderRefused,
+  orderStarted,
+  orderWaiting,
+  renewCertificate
+} from "./IssuanceSchedule.js"
+import { PlatformSettings } from "./PlatformSettings.js"
+
+/**
+ * The three checks the specification tells a person to run, run by the service: the domain checked
+ * again (its owner may have changed DNS since it verified, even a moment ago) and the CAA rule for
+ * the configured CA. Empty: nothing stands in the way.
+ */
+export const diagnoseCertificate = (domain: CustomDomain) =>
+  Effect.gen(function* () {
+    const { caIdentifier } = yield* PlatformSettings
+    const [observed, caa] = yield* Effect.all(
+      [observeDomain(domain), checkCaa(domain.hostname, caIdentifier)],
+      { concurrency: "unbounded" }
+    )
+    return diagnoseDelay({
+      hostname: domain.hostname,
+      verdict: observed,
+      caaProblem: caaProblem(domain.hostname, caIdentifier, caa)
+    })
+  })
+
+/** A finished order: the certificate stored and `issued`, or the CA's refusal with the diagnosis. */
+const settle = (
+  domain: CustomDomain,
+  state: Extract<OrderState, { readonly _tag: "Valid" | "Invalid" }>,
+  now: Date
+) =>
+  Effect.gen(function* () {
+    if (state._tag === "Invalid") {
+      return orderRefused(domain, state.reason, yield* diagnoseCertificate(domain), now)
+    }
+    const { certificatePem, chainPem, notAfter, privateKeyPem } = state
+    yield* Effect.flatMap(CertificateStore, (store) =>
+      store.save(domain.hostname, { certificatePem, chainPem, privateKeyPem, notAfter })
+    )
+    // CAs backdate notBefore; the owner is told when the certificate actually arrived.
+    return certificateIssued(domain, { issuedAt: now, expiresAt: notAfter })
+  })
+
+const isFinished = (
+  state: OrderState
+): state is Extract<OrderState, { readonly _tag: "Valid" | "Invalid" }> =>
+  state._tag === "Valid" || state._tag === "Invalid"
+
+/**
+ * Moves the certificate of `domain` on, when work on it is due at the clock's time; otherwise returns
+ * it unchanged.
+ */
+export const advanceCertificate = (domain: CustomDomain) =>
+  Effect.gen(function* () {
+    const now = new Date(yield* Clock.currentTimeMillis)
+    if (!isIssuanceDue(domain, now) || domain.issuance === null) return domain
+    const issuer = yield* CertificateIssuer
+    const order = domain.issuance.order
+
+    if (order === null) {
+      const current = isRenewal(domain) ? renewCertificate(domain, now) : domain
+      const causes = yield* diagnoseCertificate(current)
+      if (causes.length > 0) return attemptBlocked(current, causes, now)
+      const opened = yield* issuer.startOrder(current.hostname).pipe(Effect.result)
+      if (opened._tag === "Failure") {
+        yield* Effect.logWarning(
+          `opening a certificate order for ${current.hostname} failed`,
+          opened.failure.message
+        )
+        return attemptBlocked(current, [caUnreachable], now)
+      }
+      const started = orderStarted(current, opened.success, now)
+      // A CA that issues at once (the local one) needs no second visit; a failed look waits for the poll.
+      const first = yield* Effect.option(issuer.pollOrder(opened.success))
+      return first._tag === "Some" && isFinished(first.value)
+        ? yield* settle(started, first.value, now)
+        : started
+    }
+
+    // The diagnosis costs DNS lookups: run only when its result will be shown.
+    const causesIfLate = isDelayDue(domain, now)
+      ? diagnoseCertificate(domain)
+      : Effect.succeed<ReadonlyArray<Problem>>([])
+
+    const state = yield* issuer.pollOrder(order).pipe(Effect.result)
+    if (state._tag === "Failure") {
+      yield* Effect.logWarning(
+        `polling the certificate order of ${domain.hostname} failed`,
+        state.failure.message
+      )
+      const causes = yield* causesIfLate
+      return attemptBlocked(domain, causes.length > 0 ? causes : [caUnreachable], now)
+    }
+    return isFinished(state.success)
+      ? yield* settle(domain, state.success, now)
+      : orderWaiting(domain, yield* causesIfLate, now)
+  })

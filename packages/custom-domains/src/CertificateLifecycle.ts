@@ -1,0 +1,95 @@
+/**
+ * How a verified domain's certificate moves, as pure functions of time and observations: it is
+ * requested when the domain verifies (`pending`); the CA issues it (`issued`) or refuses
+ * (`failed`, with the CA's words); when none is issued 30 minutes after verification it becomes
+ * `delayed`, with the causes the service found by running the checks the specification tells a
+ * person to run (does the domain still verify, do CAA records block the CA); Re-verify restarts
+ * issuance; an issued certificate is renewed 30 days before it expires.
+ */
+import type { Option } from "effect"
+import { Duration } from "effect"
+import { type Certificate, makeCertificate } from "./CustomDomain.js"
+import { Problem } from "./CustomDomainProblem.js"
+import type { VerificationVerdict } from "./VerificationVerdict.js"
+
+/** No certificate this long after verification: `delayed`, and the causes are looked for. */
+export const certificateDelayAfter = Duration.minutes(30)
+/** An issued certificate is renewed this long before it expires. */
+export const renewBefore = Duration.days(30)
+
+/** When a certificate expiring at `expiresAt` is due for renewal. */
+export const renewalDueAt = (expiresAt: Date): Date =>
+  new Date(expiresAt.getTime() - Duration.toMillis(renewBefore))
+
+/** The CA issued the certificate. */
+export const issued = (
+  certificate: Certificate,
+  validity: { readonly issuedAt: Date; readonly expiresAt: Date }
+): Certificate =>
+  makeCertificate({
+    ...certificate,
+    status: "issued",
+    issuedAt: validity.issuedAt,
+    expiresAt: validity.expiresAt,
+    problems: []
+  })
+
+/** The CA refused the order; `reason` is its own words. */
+export const issuanceFailed = (certificate: Certificate, reason: string): Certificate =>
+  makeCertificate({
+    ...certificate,
+    status: "failed",
+    problems: [
+      new Problem({
+        code: "issuance_failed",
+        message: `The certificate authority did not issue the certificate: ${reason}. Fix the cause, then click Re-verify.`
+      })
+    ]
+  })
+
+/** No certificate in time; `problems` are the causes found (none found: an empty list). */
+export const delayed = (certificate: Certificate, problems: ReadonlyArray<Problem>): Certificate =>
+  makeCertificate({ ...certificate, status: "delayed", problems })
+
+/** Whether an issued certificate is due for renewal at `now`. */
+export const needsRenewal = (certificate: Certificate, now: Date): boolean =>
+  certificate.status === "issued" &&
+  certificate.expiresAt !== null &&
+  now.getTime() >= renewalDueAt(certificate.expiresAt).getTime()
+
+/**
+ * Re-verify (or a renewal): a new order. The dates of the certificate already issued are kept, as it
+ * is still served until it expires or is replaced.
+ */
+export const restartIssuance = (certificate: Certificate): Certificate =>
+  makeCertificate({ ...certificate, status: "pending", problems: [] })
+
+/**
+ * Why a certificate is late, from the domain checked again now and the CAA rule's finding. A lookup
+ * that got no answer (`dns_error`) is reported as it is, never as "no longer verifies"; an empty
+ * result means no cause was found.
+ */
+export const diagnoseDelay = (input: {
+  readonly hostname: string
+  readonly verdict: VerificationVerdict
+  readonly caaProblem: Option.Option<Problem>
+}): ReadonlyArray<Problem> => {
+  const { caaProblem, hostname, verdict } = input
+  const caa = caaProblem._tag === "Some" ? [caaProblem.value] : []
+  switch (verdict._tag) {
+    case "Verified":
+      return caa
+    case "Inconclusive":
+      return [...verdict.problems, ...caa]
+    case "Unverified": {
+      const found = verdict.problems.flatMap((problem) => problem.found ?? [])
+      const causes = verdict.problems.map((problem) => problem.message).join(" ")
+      const noLongerVerifies = new Problem({
+        code: "domain_no_longer_verifies",
+        message: `${hostname} no longer verifies, so no certificate can be issued for it: ${causes} Then click Re-verify.`,
+        ...(found.length > 0 ? { found } : {})
+      })
+      return [noLongerVerifies, ...caa]
+    }
+  }
+}

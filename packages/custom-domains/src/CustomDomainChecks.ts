@@ -1,0 +1,103 @@
+/**
+ * One round of the worker's job: claim the custom domains with work due (a verification check,
+ * certificate work), do it with bounded concurrency, and store the round's results (one write) only
+ * while each lease still holds. Work that fails to run gives its lease back. How often rounds run is
+ * the application's (its loop and its configuration).
+ */
+import { Array as Arr, Clock, Duration, Effect, Option } from "effect"
+import { advanceCertificate } from "./CertificateIssuance.js"
+import type { CustomDomain } from "./CustomDomain.js"
+import { applyVerdict } from "./CustomDomainLifecycle.js"
+import { CustomDomainRepository } from "./CustomDomainRepository.js"
+import { observeDomain } from "./CustomDomains.js"
+
+/**
+ * The work due on one domain: its verification check when that is due, otherwise its certificate.
+ * A domain that has just verified gets its order in a job of its own (due at once), so a round of
+ * cheap DNS checks that owners are waiting on is never held up by a certificate authority.
+ */
+export const workOnCustomDomain = (domain: CustomDomain) =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const { nextCheckAt } = domain.verification
+    if (nextCheckAt === null || nextCheckAt.getTime() > now) return yield* advanceCertificate(domain)
+    return applyVerdict(domain, yield* observeDomain(domain), new Date(now))
+  })
+
+export interface DueCheckOptions {
+  /** Identifies this worker's leases; unique per process. */
+  readonly holder: string
+  /** How many domains one round claims. */
+  readonly batchSize: number
+  readonly concurrency: number
+  /** How long a claimed check may take before another worker may take it over. */
+  readonly lease: Duration.Input
+}
+
+export interface DueCheckRound {
+  readonly claimed: number
+  readonly completed: number
+  /** Results not stored: the lease was lost or the domain removed meanwhile. */
+  readonly abandoned: number
+}
+
+export const checkDueCustomDomains = (options: DueCheckOptions) =>
+  Effect.gen(function* () {
+    const domains = yield* CustomDomainRepository
+    const now = yield* Clock.currentTimeMillis
+    const claimed = yield* domains.claimDue(new Date(now), options.batchSize, {
+      holder: options.holder,
+      until: new Date(now + Duration.toMillis(options.lease))
+    })
+    const release = (domain: CustomDomain) =>
+      domains.releaseLease(domain.hostname, options.holder).pipe(Effect.ignore)
+    const storeAlone = (domain: CustomDomain) =>
+      domains
+        .completeChecks([domain], options.holder)
+        .pipe(
+          Effect.catch((error) =>
+            Effect.andThen(
+              Effect.logWarning(`storing the work on ${domain.hostname} failed`, error),
+              Effect.as(release(domain), [])
+            )
+          )
+        )
+    const round = Effect.gen(function* () {
+      const results = yield* Effect.forEach(
+        claimed,
+        (domain) =>
+          workOnCustomDomain(domain).pipe(
+            Effect.map(Option.some),
+            Effect.withSpan(
+              "DomainChecks.job",
+              { attributes: { hostname: domain.hostname } },
+              { captureStackTrace: false }
+            ),
+            // One domain's failure (its CA or DNS lookups) gives its lease back and spares the others.
+            Effect.catch((error) =>
+              Effect.andThen(
+                Effect.logWarning(`work on ${domain.hostname} failed`, error),
+                Effect.as(release(domain), Option.none<CustomDomain>())
+              )
+            )
+          ),
+        { concurrency: options.concurrency }
+      )
+      const checked = Arr.getSomes(results)
+      // The round's results in one write; when it fails, each is written alone, so that one bad
+      // result (or a storage hiccup) gives back only the leases it must.
+      return yield* domains
+        .completeChecks(checked, options.holder)
+        .pipe(Effect.catch(() => Effect.map(Effect.forEach(checked, storeAlone), Arr.flatten)))
+    })
+    // Stopping mid-round gives back every lease still held (a stored result holds none).
+    const stored = yield* round.pipe(
+      Effect.onInterrupt(() => Effect.forEach(claimed, release, { discard: true }))
+    )
+    const completed = stored.length
+    return {
+      claimed: claimed.length,
+      completed,
+      abandoned: claimed.length - completed
+    } satisfies DueCheckRound
+  })

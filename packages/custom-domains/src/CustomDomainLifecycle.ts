@@ -1,0 +1,107 @@
+/**
+ * How a custom domain's state moves: it is added pending with its DNS instruction; each check applies
+ * a verdict; the 48-hour window closes on a domain still unverified; Verify restarts the window. A
+ * domain that verifies has its certificate asked for at once (`pending`, see IssuanceSchedule).
+ */
+import {
+  type CustomDomain,
+  dnsInstruction,
+  makeCertificate,
+  makeCustomDomain,
+  makeVerification
+} from "./CustomDomain.js"
+import { Problem } from "./CustomDomainProblem.js"
+import { type Hostname, hostnameKind } from "./Hostname.js"
+import { requestCertificate } from "./IssuanceSchedule.js"
+import type { ProjectId } from "./Project.js"
+import { deadlineFrom, nextCheckAt } from "./VerificationSchedule.js"
+import type { VerificationVerdict } from "./VerificationVerdict.js"
+
+const noCertificate = makeCertificate({ status: "none", issuedAt: null, expiresAt: null, problems: [] })
+
+/** A new domain: pending, checked at once by the worker, with 48 hours to verify. */
+export const newCustomDomain = (
+  hostname: Hostname,
+  projectId: ProjectId,
+  target: string,
+  now: Date
+): CustomDomain => {
+  const kind = hostnameKind(hostname)
+  return makeCustomDomain({
+    hostname,
+    projectId,
+    kind,
+    status: "pending",
+    dnsRecord: dnsInstruction(hostname, kind, target),
+    verification: makeVerification({
+      lastCheckedAt: null,
+      nextCheckAt: now,
+      deadline: deadlineFrom(now),
+      problems: []
+    }),
+    certificate: noCertificate,
+    createdAt: now,
+    issuance: null
+  })
+}
+
+/** Verify (or Re-verify) clicked: a fresh 48-hour window, starting now. */
+export const restartVerificationWindow = (domain: CustomDomain, now: Date): CustomDomain =>
+  makeCustomDomain({
+    ...domain,
+    status: domain.status === "failed" ? "pending" : domain.status,
+    verification: makeVerification({ ...domain.verification, nextCheckAt: now, deadline: deadlineFrom(now) })
+  })
+
+const timedOut = (deadline: Date) =>
+  new Problem({
+    code: "verification_timed_out",
+    message: `The domain did not verify within 48 hours (by ${deadline.toISOString()}). Fix the DNS record, then click Verify to try again.`
+  })
+
+/** The domain after a check at `now` that gave `verdict`. */
+export const applyVerdict = (domain: CustomDomain, verdict: VerificationVerdict, now: Date): CustomDomain => {
+  const { deadline } = domain.verification
+  if (verdict._tag === "Verified") {
+    const verified = makeCustomDomain({
+      ...domain,
+      status: "verified",
+      verification: makeVerification({ lastCheckedAt: now, nextCheckAt: null, deadline, problems: [] })
+    })
+    return domain.certificate.status === "none" ? requestCertificate(verified, now) : verified
+  }
+  // A lookup that got no answer never takes a verified domain down by itself.
+  if (verdict._tag === "Inconclusive" && domain.status === "verified") {
+    return makeCustomDomain({
+      ...domain,
+      verification: makeVerification({
+        ...domain.verification,
+        lastCheckedAt: now,
+        nextCheckAt: null,
+        problems: verdict.problems
+      })
+    })
+  }
+  if (now.getTime() >= deadline.getTime()) {
+    return makeCustomDomain({
+      ...domain,
+      status: "failed",
+      verification: makeVerification({
+        lastCheckedAt: now,
+        nextCheckAt: null,
+        deadline,
+        problems: [timedOut(deadline), ...verdict.problems]
+      })
+    })
+  }
+  return makeCustomDomain({
+    ...domain,
+    status: "pending",
+    verification: makeVerification({
+      lastCheckedAt: now,
+      nextCheckAt: nextCheckAt(deadline, now),
+      deadline,
+      problems: verdict.problems
+    })
+  })
+}

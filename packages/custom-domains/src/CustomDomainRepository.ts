@@ -1,0 +1,59 @@
+/**
+ * Port: where custom domains are kept. A hostname belongs to at most one project, across all
+ * accounts (the store enforces it). Checks of due domains are leased, so that several workers share
+ * the work without checking one domain twice at once, and a dead worker's leases expire.
+ */
+
+import type { StorageError } from "@petstore/kernel"
+import type { Effect, Option } from "effect"
+import { Context } from "effect"
+import type { CustomDomain } from "./CustomDomain.js"
+import type { HostnameTaken } from "./Errors.js"
+import type { Hostname } from "./Hostname.js"
+import type { ProjectId } from "./Project.js"
+
+export interface CustomDomainLease {
+  /** Who holds it: a worker's id, unique per process. */
+  readonly holder: string
+  readonly until: Date
+}
+
+export class CustomDomainRepository extends Context.Service<
+  CustomDomainRepository,
+  {
+    /** Fails with `HostnameTaken` when any project already has this hostname. */
+    readonly insert: (domain: CustomDomain) => Effect.Effect<void, HostnameTaken | StorageError>
+    readonly findByHostname: (hostname: Hostname) => Effect.Effect<Option.Option<CustomDomain>, StorageError>
+    /** A project's domains, in the order they were added. */
+    readonly listByProject: (projectId: ProjectId) => Effect.Effect<ReadonlyArray<CustomDomain>, StorageError>
+    /**
+     * Replaces the stored domain (same hostname and project); false when it is gone. It ends any
+     * lease, so a worker's check that started from the older state cannot overwrite this one.
+     */
+    readonly update: (domain: CustomDomain) => Effect.Effect<boolean, StorageError>
+    /** False when there was no such domain in that project. */
+    readonly remove: (projectId: ProjectId, hostname: Hostname) => Effect.Effect<boolean, StorageError>
+    /**
+     * Leases up to `limit` domains whose `nextCheckAt` has passed at `now` and that no live lease
+     * holds, oldest due first, to `lease.holder` until `lease.until`.
+     */
+    readonly claimDue: (
+      now: Date,
+      limit: number,
+      lease: CustomDomainLease
+    ) => Effect.Effect<ReadonlyArray<CustomDomain>, StorageError>
+    /** How many domains have work due at `now`, whether or not a worker holds them (the queue depth). */
+    readonly countDue: (now: Date) => Effect.Effect<number, StorageError>
+    /** Gives back a lease, so the domain can be claimed again at once (graceful shutdown). */
+    readonly releaseLease: (hostname: Hostname, holder: string) => Effect.Effect<void, StorageError>
+    /**
+     * Stores the results of leased checks and ends their leases, each only if `holder` still holds
+     * it; the hostnames stored. A domain missing from them lost its lease (expired and taken over) or
+     * was removed.
+     */
+    readonly completeChecks: (
+      domains: ReadonlyArray<CustomDomain>,
+      holder: string
+    ) => Effect.Effect<ReadonlyArray<Hostname>, StorageError>
+  }
+>()("@petstore/custom-domains/CustomDomainRepository") {}

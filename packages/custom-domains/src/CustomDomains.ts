@@ -1,0 +1,274 @@
+/**
+ * The custom-domain use cases, written against the ports only. Every operation on a project goes
+ * through its owner: another account's project is not found, never forbidden.
+ */
+
+import type { AccountName, StorageError } from "@petstore/kernel"
+import { Clock, Effect, Option, Result, Schema } from "effect"
+import { CertificateStore } from "./CertificateIssuer.js"
+import type { CustomDomain } from "./CustomDomain.js"
+import { applyVerdict, newCustomDomain, restartVerificationWindow } from "./CustomDomainLifecycle.js"
+import { CustomDomainRepository } from "./CustomDomainRepository.js"
+import { DnsResolver } from "./DnsResolver.js"
+import {
+  type DomainConfig,
+  defaultDomainConfig,
+  normaliseDomainConfig,
+  validateDomainConfig,
+  withoutDomain
+} from "./DomainConfig.js"
+import { decideForCustomDomain, decideForDefaultHostname, type EdgeDecision } from "./EdgeDecision.js"
+import {
+  DeployRequired,
+  DomainNotFound,
+  InvalidDomainRequest,
+  NotReverifiable,
+  PlanRequired,
+  ProjectNotFound
+} from "./Errors.js"
+import { isUnderDomain, normaliseHostname } from "./Hostname.js"
+import { requestCertificate } from "./IssuanceSchedule.js"
+import { isPaidPlan, type Plan } from "./Plan.js"
+import { PlatformSettings, reservedDomainsOf } from "./PlatformSettings.js"
+import {
+  Deploy,
+  type DeployStatus,
+  defaultHostnameOf,
+  hasSucceededDeploy,
+  Project,
+  type ProjectId,
+  ProjectId as ProjectIdSchema,
+  recordDeploy
+} from "./Project.js"
+import { ProjectRepository } from "./ProjectRepository.js"
+import { verdictFromDns } from "./VerificationVerdict.js"
+
+const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+export const createProject = (account: AccountName, id: ProjectId, plan: Plan) =>
+  Effect.gen(function* () {
+    const project = new Project({
+      id,
+      account,
+      plan,
+      lastDeploy: null,
+      lastSucceededDeployAt: null,
+      createdAt: yield* now
+    })
+    yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
+    return project
+  })
+
+export const findOwnedProject = (account: AccountName, id: ProjectId) =>
+  Effect.flatMap(ProjectRepository, (projects) => projects.findOwned(account, id)).pipe(
+    Effect.flatMap(
+      Option.match({ onNone: () => Effect.fail(new ProjectNotFound({ id })), onSome: Effect.succeed })
+    )
+  )
+
+export const changePlan = (account: AccountName, id: ProjectId, plan: Plan) =>
+  Effect.gen(function* () {
+    const project = new Project({ ...(yield* findOwnedProject(account, id)), plan })
+    yield* Effect.flatMap(ProjectRepository, (projects) => projects.update(project))
+    return project
+  })
+
+export const recordProjectDeploy = (account: AccountName, id: ProjectId, status: DeployStatus) =>
+  Effect.gen(function* () {
+    const project = recordDeploy(yield* findOwnedProject(account, id), new Deploy({ status, at: yield* now }))
+    yield* Effect.flatMap(ProjectRepository, (projects) => projects.update(project))
+    return project
+  })
+
+const defaultHostname = (id: ProjectId) =>
+  Effect.map(PlatformSettings, (settings) => defaultHostnameOf(id, settings.platformDomain))
+
+const configOf = (id: ProjectId) =>
+  Effect.gen(function* () {
+    const stored = yield* Effect.flatMap(ProjectRepository, (projects) => projects.findConfig(id))
+    return Option.isSome(stored) ? stored.value : defaultDomainConfig(yield* defaultHostname(id))
+  })
+
+export const listDomains = (account: AccountName, id: ProjectId) =>
+  Effect.gen(function* () {
+    yield* findOwnedProject(account, id)
+    const domains = yield* Effect.flatMap(CustomDomainRepository, (repository) =>
+      repository.listByProject(id)
+    )
+    return { domains, config: yield* configOf(id) }
+  })
+
+export const addDomain = (account: AccountName, id: ProjectId, hostnameText: string) =>
+  Effect.gen(function* () {
+    const project = yield* findOwnedProject(account, id)
+    const settings = yield* PlatformSettings
+    const hostname = yield* Result.match(normaliseHostname(hostnameText, reservedDomainsOf(settings)), {
+      onFailure: (rule) => Effect.fail(new InvalidDomainRequest({ message: `hostname: ${rule}` })),
+      onSuccess: Effect.succeed
+    })
+    if (!isPaidPlan(project.plan)) return yield* new PlanRequired()
+    if (!hasSucceededDeploy(project)) return yield* new DeployRequired()
+    const domain = newCustomDomain(hostname, id, settings.cnameTarget, yield* now)
+    yield* Effect.flatMap(CustomDomainRepository, (repository) => repository.insert(domain))
+    return domain
+  })
+
+/** A hostname from a path: anything that does not normalise names no domain. */
+const findDomain = (account: AccountName, id: ProjectId, hostnameText: string) =>
+  Effect.gen(function* () {
+    yield* findOwnedProject(account, id)
+    const settings = yield* PlatformSettings
+    const notFound = new DomainNotFound({ hostname: hostnameText })
+    const hostname = yield* Result.match(normaliseHostname(hostnameText, reservedDomainsOf(settings)), {
+      onFailure: () => Effect.fail(notFound),
+      onSuccess: Effect.succeed
+    })
+    const found = yield* Effect.flatMap(CustomDomainRepository, (repository) =>
+      repository.findByHostname(hostname)
+    )
+    return yield* Option.isSome(found) && found.value.projectId === id
+      ? Effect.succeed(found.value)
+      : Effect.fail(notFound)
+  })
+
+export const getDomain = findDomain
+
+/** Asks DNS about a domain: the verdict of the verification rules on what the resolver answered. */
+export const observeDomain = (domain: CustomDomain) =>
+  Effect.gen(function* () {
+    const dns = yield* DnsResolver
+    const { cnameTarget } = yield* PlatformSettings
+    const [cname, addresses, targetAddresses] = yield* Effect.all(
+      [
+        dns.cname(domain.hostname),
+        dns.addresses(domain.hostname),
+        domain.kind === "apex"
+          ? dns.addresses(cnameTarget)
+          : Effect.succeed({ _tag: "NoRecords", reason: "nodata" } as const)
+      ],
+      { concurrency: "unbounded" }
+    )
+    return verdictFromDns(domain.hostname, domain.kind, cnameTarget, { cname, addresses, targetAddresses })
+  })
+
+/** Asks DNS about a domain and applies the verdict (pure rules, observed through the port). */
+export const checkDomain = (domain: CustomDomain) =>
+  Effect.gen(function* () {
+    const verdict = yield* observeDomain(domain)
+    return applyVerdict(domain, verdict, yield* now)
+  })
+
+const save = (domain: CustomDomain) =>
+  Effect.flatMap(CustomDomainRepository, (repository) => repository.update(domain)).pipe(
+    Effect.flatMap((stored) =>
+      stored ? Effect.succeed(domain) : Effect.fail(new DomainNotFound({ hostname: domain.hostname }))
+    )
+  )
+
+/** Verify clicked: check DNS now, and give DNS another 48 hours if it does not verify yet. */
+export const verifyNow = (account: AccountName, id: ProjectId, hostnameText: string) =>
+  Effect.gen(function* () {
+    const domain = restartVerificationWindow(yield* findDomain(account, id, hostnameText), yield* now)
+    return yield* save(yield* checkDomain(domain))
+  })
+
+/**
+ * Re-verify, for a verified domain whose certificate is delayed or failed: check DNS again and, if the
+ * domain still verifies, restart issuance.
+ */
+export const reverifyDomain = (account: AccountName, id: ProjectId, hostnameText: string) =>
+  Effect.gen(function* () {
+    const domain = yield* findDomain(account, id, hostnameText)
+    const stuck = domain.certificate.status === "delayed" || domain.certificate.status === "failed"
+    if (domain.status !== "verified" || !stuck) {
+      return yield* new NotReverifiable({
+        hostname: domain.hostname,
+        reason: `re-verify is for a verified domain whose certificate is delayed or failed; this one is ${domain.status}, its certificate ${domain.certificate.status}`
+      })
+    }
+    const checkedAt = yield* now
+    const checked = yield* checkDomain(restartVerificationWindow(domain, checkedAt))
+    return yield* save(checked.status === "verified" ? requestCertificate(checked, checkedAt) : checked)
+  })
+
+export const removeDomain = (account: AccountName, id: ProjectId, hostnameText: string) =>
+  Effect.gen(function* () {
+    const domain = yield* findDomain(account, id, hostnameText)
+    const projects = yield* ProjectRepository
+    const stored = yield* projects.findConfig(id)
+    if (Option.isSome(stored)) {
+      yield* projects.saveConfig(id, withoutDomain(stored.value, domain.hostname, yield* defaultHostname(id)))
+    }
+    yield* Effect.flatMap(CustomDomainRepository, (repository) => repository.remove(id, domain.hostname))
+    yield* Effect.flatMap(CertificateStore, (certificates) => certificates.remove(domain.hostname))
+  })
+
+export const getDomainConfig = (account: AccountName, id: ProjectId) =>
+  Effect.andThen(findOwnedProject(account, id), configOf(id))
+
+export const putDomainConfig = (account: AccountName, id: ProjectId, config: DomainConfig) =>
+  Effect.gen(function* () {
+    yield* findOwnedProject(account, id)
+    const domains = yield* Effect.flatMap(CustomDomainRepository, (repository) =>
+      repository.listByProject(id)
+    )
+    const valid = yield* Result.match(
+      validateDomainConfig(normaliseDomainConfig(config), yield* defaultHostname(id), domains),
+      {
+        onFailure: (rule) => Effect.fail(new InvalidDomainRequest({ message: rule })),
+        onSuccess: Effect.succeed
+      }
+    )
+    yield* Effect.flatMap(ProjectRepository, (projects) => projects.saveConfig(id, valid))
+    return valid
+  })
+
+/**
+ * The edge's decision for `host` with the project it was taken from: the project whose domain it is,
+ * or that a default hostname names (whether or not it exists). Whoever keeps decisions drops them
+ * when that project changes.
+ */
+export interface EdgeResolution {
+  readonly decision: EdgeDecision
+  readonly projectId: ProjectId | undefined
+}
+
+/** `resolveEdge`, with the project the decision depends on. */
+export const resolveEdgeFrom = (host: string): Effect.Effect<EdgeResolution, StorageError, EdgeLookups> =>
+  Effect.gen(function* () {
+    const none: EdgeDecision = { action: "none" }
+    const settings = yield* PlatformSettings
+    const { platformDomain } = settings
+    const name = host.trim().toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "")
+    const projects = yield* ProjectRepository
+    if (isUnderDomain(name, platformDomain) && name !== platformDomain) {
+      const label = name.slice(0, -(platformDomain.length + 1))
+      const id = Schema.decodeOption(ProjectIdSchema)(label)
+      if (Option.isNone(id)) return { decision: none, projectId: undefined }
+      const project = yield* projects.findById(id.value)
+      return {
+        decision: Option.match(project, { onNone: () => none, onSome: decideForDefaultHostname }),
+        projectId: id.value
+      }
+    }
+    const hostname = normaliseHostname(name, reservedDomainsOf(settings))
+    if (Result.isFailure(hostname)) return { decision: none, projectId: undefined }
+    const domain = yield* Effect.flatMap(CustomDomainRepository, (repository) =>
+      repository.findByHostname(hostname.success)
+    )
+    if (Option.isNone(domain)) return { decision: none, projectId: undefined }
+    const projectId = domain.value.projectId
+    const project = yield* projects.findById(projectId)
+    if (Option.isNone(project)) return { decision: none, projectId }
+    return {
+      decision: decideForCustomDomain(domain.value, project.value, yield* configOf(project.value.id)),
+      projectId
+    }
+  })
+
+/** What the edge's decision reads. */
+export type EdgeLookups = PlatformSettings | ProjectRepository | CustomDomainRepository
+
+/** The edge's question: what to do with a request for `host` (a port or trailing dot is ignored). */
+export const resolveEdge = (host: string): Effect.Effect<EdgeDecision, StorageError, EdgeLookups> =>
+  Effect.map(resolveEdgeFrom(host), (resolution) => resolution.decision)

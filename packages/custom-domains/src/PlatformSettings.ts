@@ -1,0 +1,39 @@
+/**
+ * What the platform is called in DNS: the domain its default hostnames live under, the target custom
+ * domains point to, and the identifier of the CA it gets certificates from (what CAA records must
+ * name). The application gives them: `PlatformSettings.layer(names)`.
+ */
+import { Context, Layer } from "effect"
+import { registrableDomainOf } from "./Hostname.js"
+
+const dnsName = (name: string) => name.trim().toLowerCase().replace(/\.$/, "")
+
+export class PlatformSettings extends Context.Service<
+  PlatformSettings,
+  {
+    /** Default hostnames are `<project id>.<platformDomain>`. */
+    readonly platformDomain: string
+    /** The value of the CNAME (or ALIAS) record owners create. */
+    readonly cnameTarget: string
+    /** The CA's issuer domain for CAA (RFC 8659), e.g. `letsencrypt.org`. */
+    readonly caIdentifier: string
+  }
+>()("@petstore/custom-domains/PlatformSettings") {
+  /** These names, as DNS compares them: trimmed, lower case, no trailing dot. */
+  static readonly layer = (names: PlatformSettings["Service"]): Layer.Layer<PlatformSettings> =>
+    Layer.succeed(PlatformSettings, {
+      platformDomain: dnsName(names.platformDomain),
+      cnameTarget: dnsName(names.cnameTarget),
+      caIdentifier: dnsName(names.caIdentifier)
+    })
+}
+
+/**
+ * The domains no custom domain may be at or under: the platform domain (its default hostnames) and
+ * the registrable domain of the CNAME target (`example-sites.net` for `cname.example-sites.net`), which
+ * every verified domain points to and which is the platform's, not a tenant's.
+ */
+export const reservedDomainsOf = (settings: PlatformSettings["Service"]): ReadonlyArray<string> => {
+  const target = registrableDomainOf(settings.cnameTarget) ?? settings.cnameTarget
+  return target === settings.platformDomain ? [settings.platformDomain] : [settings.platformDomain, target]
+}

@@ -1,0 +1,168 @@
+/**
+ * @petstore/custom-domains: custom domains for documentation sites: projects and plans, hostnames,
+ * DNS verification, CAA, certificates and their schedule, the edge's decisions and the ports these
+ * are written against. Pure: no I/O and no adapter; adapters implement the ports.
+ */
+export {
+  type CaaLookup,
+  type CaaOptions,
+  type CaaVerdict,
+  caaCandidates,
+  caaIssuer,
+  caaProblem,
+  caaRecordText,
+  checkCaa,
+  decideCaa,
+  knownCaaTags
+} from "./CaaPolicy.js"
+export { advanceCertificate, diagnoseCertificate } from "./CertificateIssuance.js"
+export {
+  CertificateIssuer,
+  CertificateIssuerError,
+  CertificateStore,
+  OrderRef,
+  OrderState,
+  type StoredCertificate
+} from "./CertificateIssuer.js"
+export {
+  certificateDelayAfter,
+  delayed,
+  diagnoseDelay,
+  issuanceFailed,
+  issued,
+  needsRenewal,
+  renewalDueAt,
+  renewBefore,
+  restartIssuance
+} from "./CertificateLifecycle.js"
+export {
+  Certificate,
+  CertificateStatus,
+  CustomDomain,
+  CustomDomainResource,
+  CustomDomainStatus,
+  DnsRecordInstruction,
+  dnsInstruction,
+  Issuance,
+  instructedTtl,
+  makeCertificate,
+  makeCustomDomain,
+  makeIssuance,
+  makeVerification,
+  Verification,
+  workDueAt
+} from "./CustomDomain.js"
+export {
+  checkDueCustomDomains,
+  type DueCheckOptions,
+  type DueCheckRound,
+  workOnCustomDomain
+} from "./CustomDomainChecks.js"
+export { applyVerdict, newCustomDomain, restartVerificationWindow } from "./CustomDomainLifecycle.js"
+export { Problem, ProblemCode } from "./CustomDomainProblem.js"
+export { type CustomDomainLease, CustomDomainRepository } from "./CustomDomainRepository.js"
+export {
+  addDomain,
+  changePlan,
+  checkDomain,
+  createProject,
+  type EdgeLookups,
+  type EdgeResolution,
+  findOwnedProject,
+  getDomain,
+  getDomainConfig,
+  listDomains,
+  observeDomain,
+  putDomainConfig,
+  recordProjectDeploy,
+  removeDomain,
+  resolveEdge,
+  resolveEdgeFrom,
+  reverifyDomain,
+  verifyNow
+} from "./CustomDomains.js"
+export { CaaRecord, DnsAnswer, DnsFailure, DnsFailureReason, DnsNoRecords, DnsRecords } from "./DnsAnswer.js"
+export { DnsResolver } from "./DnsResolver.js"
+export {
+  DomainConfig,
+  DomainRedirect,
+  defaultDomainConfig,
+  normaliseDomainConfig,
+  redirectStatus,
+  validateDomainConfig,
+  withoutDomain
+} from "./DomainConfig.js"
+export { decideForCustomDomain, decideForDefaultHostname, type EdgeDecision } from "./EdgeDecision.js"
+export {
+  DeployRequired,
+  DomainNotFound,
+  HostnameTaken,
+  InvalidDomainRequest,
+  NotReverifiable,
+  PlanRequired,
+  ProjectIdTaken,
+  ProjectNotFound
+} from "./Errors.js"
+export {
+  Hostname,
+  HostnameKind,
+  hostnameKind,
+  isUnderDomain,
+  normaliseHostname,
+  registrableDomainOf,
+  sameDnsName
+} from "./Hostname.js"
+export { Http01ChallengeStore } from "./Http01ChallengeStore.js"
+export {
+  attemptBlocked,
+  backoff,
+  caUnreachable,
+  certificateIssued,
+  firstPollAfter,
+  firstRetryAfter,
+  isDelayDue,
+  isIssuanceDue,
+  isRenewal,
+  longestPollInterval,
+  longestRetryInterval,
+  orderRefused,
+  orderStarted,
+  orderWaiting,
+  renewalRetryAfter,
+  renewCertificate,
+  requestCertificate
+} from "./IssuanceSchedule.js"
+export { isPaidPlan, Plan } from "./Plan.js"
+export { PlatformSettings, reservedDomainsOf } from "./PlatformSettings.js"
+export {
+  Deploy,
+  DeployStatus,
+  defaultHostnameOf,
+  hasSucceededDeploy,
+  Project,
+  ProjectId,
+  recordDeploy
+} from "./Project.js"
+export { ProjectRepository } from "./ProjectRepository.js"
+export {
+  announcingCertificates,
+  announcingCustomDomains,
+  announcingProjects,
+  type HubOptions,
+  inProcessServingChangeHubLayer,
+  makeServingChangeHub,
+  ServingChangeHub,
+  servingChangesLayer
+} from "./ServingChangeHub.js"
+export { type ServingChange, type ServingChangeListener, ServingChanges } from "./ServingChanges.js"
+export { Timestamp } from "./Timestamp.js"
+export { validatingConstructor } from "./ValidatingConstructor.js"
+export {
+  deadlineFrom,
+  firstRecheckAfter,
+  longestRecheckInterval,
+  nextCheckAt,
+  verificationWindow,
+  windowStartOf
+} from "./VerificationSchedule.js"
+export { type DnsObservation, type VerificationVerdict, verdictFromDns } from "./VerificationVerdict.js"

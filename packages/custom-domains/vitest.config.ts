@@ -1,0 +1,1 @@
+export { default } from "../../tooling/vitest/vitest.shared.ts"
