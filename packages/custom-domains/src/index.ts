@@ -105,15 +105,7 @@ export {
   ProjectIdTaken,
   ProjectNotFound
 } from "./Errors.js"
-export {
-  Hostname,
-  HostnameKind,
-  hostnameKind,
-  isUnderDomain,
-  normaliseHostname,
-  registrableDomainOf,
-  sameDnsName
-} from "./Hostname.js"
+export { Hostname, HostnameKind, hostnameKind, normaliseHostname } from "./Hostname.js"
 export { Http01ChallengeStore } from "./Http01ChallengeStore.js"
 export {
   attemptBlocked,
@@ -135,7 +127,7 @@ export {
   requestCertificate
 } from "./IssuanceSchedule.js"
 export { isPaidPlan, Plan } from "./Plan.js"
-export { PlatformSettings, reservedDomainsOf } from "./PlatformSettings.js"
+export { PlatformSettings, reservedNamesOf } from "./PlatformSettings.js"
 export {
   Deploy,
   DeployStatus,
