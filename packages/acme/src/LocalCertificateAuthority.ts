@@ -17,9 +17,15 @@ import { createPrivateKey, type webcrypto, X509Certificate } from "node:crypto"
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import * as x509 from "@peculiar/x509"
-import { CertificateIssuer, CertificateIssuerError, type Hostname, OrderRef } from "@petstore/custom-domains"
+import {
+  CertificateIssuer,
+  CertificateIssuerError,
+  DnsName,
+  type Hostname,
+  OrderRef
+} from "@petstore/custom-domains"
 import { Thrown } from "@petstore/thrown"
-import { Context, Duration, Effect, Layer, Option, Redacted, Schedule } from "effect"
+import { Context, Duration, Effect, Layer, Option, Redacted, Schedule, Schema } from "effect"
 import { Hex } from "effect/encoding"
 import { rootCertificateFile, rootKeyFile } from "./LocalCaFiles.js"
 
@@ -62,8 +68,7 @@ const ecdsa = { name: "ECDSA", namedCurve: "P-256" } as const
 const signingAlgorithm = { name: "ECDSA", hash: "SHA-256" } as const
 
 /** A DNS name of letter-digit-hyphen labels (what a dNSName SAN may hold). */
-const dnsName =
-  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/
+const isDnsName = Schema.is(DnsName.DnsName)
 
 /** The `code` of a file system error (`ENOENT`, `EEXIST`), if it has one. */
 const errorCode = (error: unknown): unknown =>
@@ -291,7 +296,7 @@ const leaf = (
 ): Effect.Effect<IssuedCertificate, CertificateIssuerError> =>
   Effect.gen(function* () {
     const name = hostname.toLowerCase()
-    if (!dnsName.test(name)) {
+    if (!isDnsName(name)) {
       return yield* new CertificateIssuerError({
         message: `the local CA issues for DNS names only, not ${JSON.stringify(hostname)}`
       })

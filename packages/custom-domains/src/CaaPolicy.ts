@@ -17,6 +17,7 @@
 import { Effect, Option } from "effect"
 import { Problem } from "./CustomDomainProblem.js"
 import type { CaaRecord, DnsAnswer } from "./DnsAnswer.js"
+import * as DnsName from "./DnsName.js"
 import { DnsResolver } from "./DnsResolver.js"
 
 export type CaaVerdict =
@@ -50,19 +51,14 @@ export const knownCaaTags: ReadonlySet<string> = new Set([
   "contactphone"
 ])
 
-const normaliseName = (name: string) => name.trim().toLowerCase().replace(/\.$/, "")
-
 /** The names to ask, in order: the hostname (without a leading `*.`), then each parent but the root. */
-export const caaCandidates = (hostname: string): ReadonlyArray<string> => {
-  const name = normaliseName(hostname).replace(/^\*\./, "")
-  const labels = name.split(".").filter((label) => label.length > 0)
-  return labels.map((_, index) => labels.slice(index).join("."))
-}
+export const caaCandidates = (hostname: string): ReadonlyArray<string> =>
+  DnsName.towardsRoot(DnsName.normalise(hostname).replace(/^\*\./, ""))
 
 const tagOf = (record: CaaRecord) => record.tag.toLowerCase()
 
 /** The issuer domain of an `issue`/`issuewild` value: up to the first `;`, trimmed, lower case. */
-export const caaIssuer = (value: string): string => normaliseName(value.split(";", 1)[0] ?? "")
+export const caaIssuer = (value: string): string => DnsName.normalise(value.split(";", 1)[0] ?? "")
 
 /** `0 issue "letsencrypt.org"`, `128 tbs "x"`: a record as it appears in a zone file. */
 export const caaRecordText = (record: CaaRecord): string =>

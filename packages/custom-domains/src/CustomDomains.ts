@@ -9,6 +9,7 @@ import { CertificateStore } from "./CertificateIssuer.js"
 import type { CustomDomain } from "./CustomDomain.js"
 import { applyVerdict, newCustomDomain, restartVerificationWindow } from "./CustomDomainLifecycle.js"
 import { CustomDomainRepository } from "./CustomDomainRepository.js"
+import * as DnsName from "./DnsName.js"
 import { DnsResolver } from "./DnsResolver.js"
 import {
   type DomainConfig,
@@ -26,10 +27,10 @@ import {
   PlanRequired,
   ProjectNotFound
 } from "./Errors.js"
-import { isUnderDomain, normaliseHostname } from "./Hostname.js"
+import { normaliseHostname } from "./Hostname.js"
 import { requestCertificate } from "./IssuanceSchedule.js"
 import { isPaidPlan, type Plan } from "./Plan.js"
-import { PlatformSettings, reservedDomainsOf } from "./PlatformSettings.js"
+import { PlatformSettings, reservedNamesOf } from "./PlatformSettings.js"
 import {
   Deploy,
   type DeployStatus,
@@ -102,7 +103,7 @@ export const addDomain = (account: AccountName, id: ProjectId, hostnameText: str
   Effect.gen(function* () {
     const project = yield* findOwnedProject(account, id)
     const settings = yield* PlatformSettings
-    const hostname = yield* Result.match(normaliseHostname(hostnameText, reservedDomainsOf(settings)), {
+    const hostname = yield* Result.match(normaliseHostname(hostnameText, reservedNamesOf(settings)), {
       onFailure: (rule) => Effect.fail(new InvalidDomainRequest({ message: `hostname: ${rule}` })),
       onSuccess: Effect.succeed
     })
@@ -119,7 +120,7 @@ const findDomain = (account: AccountName, id: ProjectId, hostnameText: string) =
     yield* findOwnedProject(account, id)
     const settings = yield* PlatformSettings
     const notFound = new DomainNotFound({ hostname: hostnameText })
-    const hostname = yield* Result.match(normaliseHostname(hostnameText, reservedDomainsOf(settings)), {
+    const hostname = yield* Result.match(normaliseHostname(hostnameText, reservedNamesOf(settings)), {
       onFailure: () => Effect.fail(notFound),
       onSuccess: Effect.succeed
     })
@@ -238,12 +239,11 @@ export const resolveEdgeFrom = (host: string): Effect.Effect<EdgeResolution, Sto
   Effect.gen(function* () {
     const none: EdgeDecision = { action: "none" }
     const settings = yield* PlatformSettings
-    const { platformDomain } = settings
-    const name = host.trim().toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "")
+    const name = DnsName.fromHost(host)
     const projects = yield* ProjectRepository
-    if (isUnderDomain(name, platformDomain) && name !== platformDomain) {
-      const label = name.slice(0, -(platformDomain.length + 1))
-      const id = Schema.decodeOption(ProjectIdSchema)(label)
+    const label = DnsName.relativeTo(name, settings.platformDomain)
+    if (Option.isSome(label)) {
+      const id = Schema.decodeOption(ProjectIdSchema)(label.value)
       if (Option.isNone(id)) return { decision: none, projectId: undefined }
       const project = yield* projects.findById(id.value)
       return {
@@ -251,7 +251,7 @@ export const resolveEdgeFrom = (host: string): Effect.Effect<EdgeResolution, Sto
         projectId: id.value
       }
     }
-    const hostname = normaliseHostname(name, reservedDomainsOf(settings))
+    const hostname = normaliseHostname(name, reservedNamesOf(settings))
     if (Result.isFailure(hostname)) return { decision: none, projectId: undefined }
     const domain = yield* Effect.flatMap(CustomDomainRepository, (repository) =>
       repository.findByHostname(hostname.success)
@@ -269,6 +269,9 @@ export const resolveEdgeFrom = (host: string): Effect.Effect<EdgeResolution, Sto
 /** What the edge's decision reads. */
 export type EdgeLookups = PlatformSettings | ProjectRepository | CustomDomainRepository
 
-/** The edge's question: what to do with a request for `host` (a port or trailing dot is ignored). */
+/**
+ * The edge's question: what to do with a request for `host`, a Host header or TLS server name (see
+ * `DnsName.fromHost`: a port or trailing dot is ignored, an internationalised name may be in either form).
+ */
 export const resolveEdge = (host: string): Effect.Effect<EdgeDecision, StorageError, EdgeLookups> =>
   Effect.map(resolveEdgeFrom(host), (resolution) => resolution.decision)

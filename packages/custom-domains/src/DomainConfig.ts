@@ -5,6 +5,7 @@
  */
 import { Result, Schema } from "effect"
 import type { CustomDomain } from "./CustomDomain.js"
+import * as DnsName from "./DnsName.js"
 
 export const redirectStatus = 301
 
@@ -28,15 +29,17 @@ export class DomainConfig extends Schema.Class<DomainConfig>("DomainConfig")(
 export const defaultDomainConfig = (defaultHostname: string): DomainConfig =>
   new DomainConfig({ primary: defaultHostname, redirects: [] })
 
-const dnsName = (name: string) => name.trim().toLowerCase().replace(/\.$/, "")
-
 /** The same config with every hostname as DNS compares them: lower case, no trailing dot. */
 export const normaliseDomainConfig = (config: DomainConfig): DomainConfig =>
   new DomainConfig({
-    primary: dnsName(config.primary),
+    primary: DnsName.normalise(config.primary),
     redirects: config.redirects.map(
       (redirect) =>
-        new DomainRedirect({ ...redirect, from: dnsName(redirect.from), to: dnsName(redirect.to) })
+        new DomainRedirect({
+          ...redirect,
+          from: DnsName.normalise(redirect.from),
+          to: DnsName.normalise(redirect.to)
+        })
     )
   })
 

@@ -3,10 +3,8 @@
  * domains point to, and the identifier of the CA it gets certificates from (what CAA records must
  * name). The application gives them: `PlatformSettings.layer(names)`.
  */
-import { Context, Layer } from "effect"
-import { registrableDomainOf } from "./Hostname.js"
-
-const dnsName = (name: string) => name.trim().toLowerCase().replace(/\.$/, "")
+import { Context, Layer, Option } from "effect"
+import * as DnsName from "./DnsName.js"
 
 export class PlatformSettings extends Context.Service<
   PlatformSettings,
@@ -22,18 +20,18 @@ export class PlatformSettings extends Context.Service<
   /** These names, as DNS compares them: trimmed, lower case, no trailing dot. */
   static readonly layer = (names: PlatformSettings["Service"]): Layer.Layer<PlatformSettings> =>
     Layer.succeed(PlatformSettings, {
-      platformDomain: dnsName(names.platformDomain),
-      cnameTarget: dnsName(names.cnameTarget),
-      caIdentifier: dnsName(names.caIdentifier)
+      platformDomain: DnsName.normalise(names.platformDomain),
+      cnameTarget: DnsName.normalise(names.cnameTarget),
+      caIdentifier: DnsName.normalise(names.caIdentifier)
     })
 }
 
 /**
- * The domains no custom domain may be at or under: the platform domain (its default hostnames) and
+ * The names no custom domain may be at or under: the platform domain (its default hostnames) and
  * the registrable domain of the CNAME target (`example-sites.net` for `cname.example-sites.net`), which
  * every verified domain points to and which is the platform's, not a tenant's.
  */
-export const reservedDomainsOf = (settings: PlatformSettings["Service"]): ReadonlyArray<string> => {
-  const target = registrableDomainOf(settings.cnameTarget) ?? settings.cnameTarget
+export const reservedNamesOf = (settings: PlatformSettings["Service"]): ReadonlyArray<string> => {
+  const target = Option.getOrElse(DnsName.registrableDomain(settings.cnameTarget), () => settings.cnameTarget)
   return target === settings.platformDomain ? [settings.platformDomain] : [settings.platformDomain, target]
 }

@@ -4,10 +4,12 @@
 
 import { AccountName } from "@petstore/kernel"
 import { Schema } from "effect"
+import * as DnsName from "./DnsName.js"
 import { Plan } from "./Plan.js"
 import { Timestamp } from "./Timestamp.js"
 
-const projectIdPattern = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
+/** The label of the project's default hostname, so a DNS label. */
+const projectIdPattern = DnsName.ldhLabelPattern
 
 export const ProjectId = Schema.String.pipe(
   Schema.check(

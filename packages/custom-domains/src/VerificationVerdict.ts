@@ -14,8 +14,8 @@
 
 import { Problem } from "./CustomDomainProblem.js"
 import type { DnsAnswer } from "./DnsAnswer.js"
+import * as DnsName from "./DnsName.js"
 import type { HostnameKind } from "./Hostname.js"
-import { sameDnsName } from "./Hostname.js"
 
 /** What DNS answered about a hostname, and about the platform target (for an apex). */
 export interface DnsObservation {
@@ -66,7 +66,7 @@ const verifySubdomain = (
     case "Failure":
       return dnsError("CNAME", cname)
     case "Records":
-      return cname.records.some((value) => sameDnsName(value, target))
+      return cname.records.some((value) => DnsName.equals(value, target))
         ? verified
         : unverified(
             new Problem({

@@ -1,8 +1,10 @@
 /**
- * @petstore/custom-domains: custom domains for documentation sites: projects and plans, hostnames,
- * DNS verification, CAA, certificates and their schedule, the edge's decisions and the ports these
- * are written against. Pure: no I/O and no adapter; adapters implement the ports.
+ * @petstore/custom-domains: custom domains for documentation sites: projects and plans, DNS names and
+ * hostnames, DNS verification, CAA, certificates and their schedule, the edge's decisions and the
+ * ports these are written against. Pure: no I/O and no adapter; adapters implement the ports.
  */
+import * as DnsName from "./DnsName.js"
+
 export {
   type CaaLookup,
   type CaaOptions,
@@ -103,15 +105,7 @@ export {
   ProjectIdTaken,
   ProjectNotFound
 } from "./Errors.js"
-export {
-  Hostname,
-  HostnameKind,
-  hostnameKind,
-  isUnderDomain,
-  normaliseHostname,
-  registrableDomainOf,
-  sameDnsName
-} from "./Hostname.js"
+export { Hostname, HostnameKind, hostnameKind, normaliseHostname } from "./Hostname.js"
 export { Http01ChallengeStore } from "./Http01ChallengeStore.js"
 export {
   attemptBlocked,
@@ -133,7 +127,7 @@ export {
   requestCertificate
 } from "./IssuanceSchedule.js"
 export { isPaidPlan, Plan } from "./Plan.js"
-export { PlatformSettings, reservedDomainsOf } from "./PlatformSettings.js"
+export { PlatformSettings, reservedNamesOf } from "./PlatformSettings.js"
 export {
   Deploy,
   DeployStatus,
@@ -166,3 +160,5 @@ export {
   windowStartOf
 } from "./VerificationSchedule.js"
 export { type DnsObservation, type VerificationVerdict, verdictFromDns } from "./VerificationVerdict.js"
+// A namespace, by name: its functions are named to be read after it (`DnsName.normalise`).
+export { DnsName }

@@ -150,6 +150,17 @@ describe("resolveEdge", () => {
     }).pipe(Effect.provide(fakeWorld))
   )
 
+  it.effect("reads an internationalised default hostname in punycode, as the edge does", () =>
+    Effect.gen(function* () {
+      const bucher = ProjectId.make("xn--bcher-kva")
+      yield* createProject(acme, bucher, "free")
+      yield* recordProjectDeploy(acme, bucher, "succeeded")
+      for (const host of ["xn--bcher-kva.docs-platform.net", "Bücher.docs-platform.net:443"]) {
+        expect(yield* resolveEdge(host), host).toStrictEqual({ action: "serve", projectId: bucher })
+      }
+    }).pipe(Effect.provide(fakeWorld))
+  )
+
   it.effect("serves the default hostname on the free plan too, once deployed", () =>
     Effect.gen(function* () {
       yield* createProject(acme, handbook, "free")

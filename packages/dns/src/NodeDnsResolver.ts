@@ -5,7 +5,7 @@
  */
 import { Resolver } from "node:dns/promises"
 import { isIPv4, isIPv6 } from "node:net"
-import { CaaRecord, type DnsAnswer, DnsResolver } from "@petstore/custom-domains"
+import { CaaRecord, type DnsAnswer, DnsName, DnsResolver } from "@petstore/custom-domains"
 import { Thrown } from "@petstore/thrown"
 import type { Scope } from "effect"
 import {
@@ -35,14 +35,11 @@ export interface Options {
 // ---------------------------------------------------------------------------------------------
 // What Node answers, decoded.
 
-/** A CNAME target as DNS names are compared: lower case, no trailing dot. */
+/** A CNAME target as DNS names are compared (`DnsName.normalise`): lower case, no trailing dot. */
 const CnameTarget = Schema.Trimmed.check(Schema.isNonEmpty()).pipe(
   Schema.decodeTo(
     Schema.String.check(Schema.isNonEmpty({ message: "a CNAME target must not be the root" })),
-    SchemaTransformation.transform({
-      decode: (name) => name.toLowerCase().replace(/\.$/, ""),
-      encode: (name) => name
-    })
+    DnsName.normalising
   )
 )
 

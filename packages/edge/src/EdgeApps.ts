@@ -7,13 +7,14 @@
  */
 import { TLSSocket } from "node:tls"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import type {
-  CertificateStore,
-  CustomDomainRepository,
-  Http01ChallengeStore,
-  PlatformSettings,
-  ProjectRepository,
-  ServingChanges
+import {
+  type CertificateStore,
+  type CustomDomainRepository,
+  DnsName,
+  type Http01ChallengeStore,
+  type PlatformSettings,
+  type ProjectRepository,
+  type ServingChanges
 } from "@petstore/custom-domains"
 import { Effect, Option } from "effect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
@@ -23,7 +24,6 @@ import { EdgeDecisions } from "./EdgeDecisions.js"
 import {
   answerOverHttp,
   answerOverHttps,
-  hostName,
   internalError,
   isAllowedMethod,
   methodNotAllowed,
@@ -69,7 +69,7 @@ export const httpApp = guarded(
     const path = pathOf(target)
     const client = clientOf(request)
     if (isChallengePath(path)) return yield* answerChallenge(path, client)
-    const host = hostName(request.headers.host ?? "")
+    const host = DnsName.fromHost(request.headers.host ?? "")
     const resolution = yield* Effect.flatMap(EdgeDecisions, (decisions) => decisions.resolve(host, client))
     if (resolution._tag === "Limited") return tooManyRequests(resolution.retryAfterSeconds)
     const { decision, certificate } = resolution
@@ -95,9 +95,9 @@ const serverNameOf = (request: HttpServerRequest.HttpServerRequest): string | un
 export const httpsApp = guarded(
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const host = hostName(request.headers.host ?? "")
+    const host = DnsName.fromHost(request.headers.host ?? "")
     const servername = serverNameOf(request)
-    if (servername === undefined || hostName(servername) !== host) return misdirected
+    if (servername === undefined || DnsName.fromHost(servername) !== host) return misdirected
     if (!isAllowedMethod(request.method)) return methodNotAllowed
     const resolution = yield* Effect.flatMap(EdgeDecisions, (decisions) =>
       decisions.resolve(host, clientOf(request))

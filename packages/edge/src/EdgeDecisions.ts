@@ -9,6 +9,7 @@
  */
 import {
   CertificateStore,
+  DnsName,
   type EdgeDecision,
   type EdgeLookups,
   Hostname,
@@ -19,7 +20,6 @@ import {
 import type { StorageError } from "@petstore/kernel"
 import { Clock, Context, Duration, Effect, Layer, Option, Schema, type Scope } from "effect"
 import { EdgeDecisionCache, type Known } from "./EdgeDecisionCache.js"
-import { hostName } from "./EdgeRequest.js"
 import { UnknownNameBudget } from "./UnknownNameBudget.js"
 
 export interface EdgeDecisionOptions {
@@ -133,7 +133,7 @@ export const make = (
     // Suspended: the cache is consulted each time the decision is asked for, not when it is made.
     const resolve = (name: string, client: string | undefined): Effect.Effect<Resolution, StorageError> =>
       Effect.suspend(() => {
-        const key = hostName(name)
+        const key = DnsName.fromHost(name)
         const kept = cache.lookup(key)
         if (kept !== undefined) return Effect.succeed(decided(kept))
         const token = cache.beginRead()

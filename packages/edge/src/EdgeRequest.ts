@@ -4,7 +4,6 @@
  * error says) is written once and reads as a table. Answers carry no internal detail: errors are
  * a status and a fixed sentence.
  */
-import { domainToASCII } from "node:url"
 import type { EdgeDecision } from "@petstore/custom-domains"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { placeholderPage } from "./PlaceholderPage.js"
@@ -14,15 +13,6 @@ export const allowedMethods = ["GET", "HEAD"] as const
 
 export const isAllowedMethod = (method: string): boolean =>
   allowedMethods.some((allowed) => allowed === method)
-
-/**
- * The name in a Host header or an SNI server name, as the domain compares names: lower case, no
- * port, no trailing dot, an internationalised name in its ASCII (punycode) form.
- */
-export const hostName = (host: string): string => {
-  const name = host.trim().toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "")
-  return /[\u0080-\uffff]/.test(name) ? domainToASCII(name) : name
-}
 
 /**
  * The path and query of the request target, safe to append to `https://<host>`: always starting with

@@ -8,10 +8,9 @@
  * gets its handshakes for names not yet known refused until it may again.
  */
 import { createSecureContext, type SecureContext, TLSSocket } from "node:tls"
-import type { StoredCertificate } from "@petstore/custom-domains"
+import { DnsName, type StoredCertificate } from "@petstore/custom-domains"
 import { type Context, Effect, Exit, Option, Redacted } from "effect"
 import type { EdgeDecisions } from "./EdgeDecisions.js"
-import { hostName } from "./EdgeRequest.js"
 
 /** A handshake waits at most this long for storage before it is refused. */
 const lookupDeadline = "10 seconds"
@@ -64,7 +63,7 @@ export const makeSniCallback = (
   const secureContextOf = makeSecureContexts()
   const run = Effect.runCallbackWith(context)
   return function (servername, callback) {
-    const name = hostName(servername)
+    const name = DnsName.fromHost(servername)
     const lookup = decisions.resolve(name, clientOf(this)).pipe(
       Effect.timeout(lookupDeadline),
       Effect.flatMap((resolution) => {

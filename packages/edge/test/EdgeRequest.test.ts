@@ -1,19 +1,11 @@
 /**
- * The rules of the decision → answer mapping on their own: names as the domain compares them,
- * targets that are safe in a Location header, and a page that never carries foreign markup.
+ * The rules of the decision → answer mapping on their own: targets that are safe in a Location
+ * header, and a page that never carries foreign markup. (The name a Host header asks for is
+ * `DnsName.fromHost`'s, tested with it in `@petstore/custom-domains`.)
  */
 import { describe, expect, it } from "@effect/vitest"
-import { hostName, pathOf, requestTarget } from "../src/EdgeRequest.js"
+import { pathOf, requestTarget } from "../src/EdgeRequest.js"
 import { placeholderPage } from "../src/PlaceholderPage.js"
-
-describe("hostName", () => {
-  it("lower-cases and drops the port and the trailing dot", () => {
-    expect(hostName("Docs.Example.COM:8443")).toBe("docs.example.com")
-    expect(hostName(" docs.example.com. ")).toBe("docs.example.com")
-    expect(hostName("")).toBe("")
-    expect(hostName("Bücher.Example.com:80")).toBe("xn--bcher-kva.example.com")
-  })
-})
 
 describe("requestTarget", () => {
   it("keeps an origin-form target as it is", () => {
