@@ -1,1 +1,3 @@
-export { default } from "../../tooling/vitest/vitest.shared.ts"
+import shared from "@petstore/vitest-config"
+
+export default shared

@@ -1,4 +1,4 @@
+import shared from "@petstore/vitest-config"
 import { mergeConfig } from "vitest/config"
-import shared from "../../tooling/vitest/vitest.shared.ts"
 
 export default mergeConfig(shared, { test: { globalSetup: ["./test/support/globalBuild.ts"] } })

@@ -27,7 +27,7 @@ const parseRedisUrl = (text: Redacted.Redacted<string>): Effect.Effect<URL, Conf
     : Effect.fail(invalidRedisUrl)
 }
 
-export const RedisUrlConfig: Config.Config<Option.Option<URL>> = Config.Redacted("REDIS_URL").pipe(
+const RedisUrlConfig: Config.Config<Option.Option<URL>> = Config.Redacted("REDIS_URL").pipe(
   Config.option,
   Config.mapEffect((text) =>
     Option.match(text, {
@@ -38,7 +38,7 @@ export const RedisUrlConfig: Config.Config<Option.Option<URL>> = Config.Redacted
 )
 
 /** ioredis options from a `redis://[user:password@]host[:port][/db]` (or `rediss://`) URL. */
-export const redisOptions = (url: URL) => ({
+const redisOptions = (url: URL) => ({
   host: url.hostname,
   port: url.port === "" ? 6379 : Number(url.port),
   ...(url.username === "" ? {} : { username: decodeURIComponent(url.username) }),

@@ -39,7 +39,7 @@ const keyStorageLayer = (choice: StorageChoice) =>
     : PgStore.layer.pipe(Layer.provide(PgMigrations.layer), Layer.provide(postgresClient(choice)))
 
 /** The certificate authority: `acme` when given, else the local CA kept with the data. */
-export const certificateIssuerLayer = (choice: StorageChoice, acme?: CertificateAuthority.AcmeAccount) =>
+const certificateIssuerLayer = (choice: StorageChoice, acme?: CertificateAuthority.AcmeAccount) =>
   CertificateAuthority.issuerLayer({
     dataDirectory: choice._tag === "Memory" ? undefined : choice.dataDir,
     acme

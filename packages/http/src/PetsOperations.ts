@@ -36,7 +36,7 @@ import { storageUnavailable } from "./StorageUnavailable.js"
  * The `Link` to the next page keeps the caller's other parameters and moves the cursor. Every value
  * is a number or a status name, which need no escaping in a query.
  */
-export const nextPageLink = (query: PetQuery, nextAfter: PetId): string =>
+const nextPageLink = (query: PetQuery, nextAfter: PetId): string =>
   Option.isSome(query.status)
     ? `</v1/pets?limit=${query.limit}&status=${query.status.value}&after=${nextAfter}>; rel="next"`
     : `</v1/pets?limit=${query.limit}&after=${nextAfter}>; rel="next"`

@@ -6,8 +6,8 @@
 import { randomBytes } from "node:crypto"
 import pg from "pg"
 
-export const serverUrlVariable = "PETSTORE_TEST_DATABASE_URL"
-export const defaultServerUrl = "postgres://postgres@127.0.0.1:5432/postgres"
+const serverUrlVariable = "PETSTORE_TEST_DATABASE_URL"
+const defaultServerUrl = "postgres://postgres@127.0.0.1:5432/postgres"
 
 export interface BenchDatabase {
   readonly name: string

@@ -27,7 +27,7 @@ export interface Options {
   readonly domains: number
 }
 
-export const usage = `usage: node tooling/bench/dist/main.js [options]   (or: pnpm bench [options])
+const usage = `usage: node tooling/bench/dist/main.js [options]   (or: pnpm bench [options])
 
   --duration <s>      measured seconds per scenario, server and round (default 10; BENCH_DURATION)
   --rounds <n>        rounds, servers interleaved A B C A B C … (default 3; BENCH_ROUNDS)

@@ -27,7 +27,7 @@ import {
   type TargetCheck
 } from "./Targets.js"
 
-export interface ScenarioMeasurement extends LoadResult {
+interface ScenarioMeasurement extends LoadResult {
   /** Resident memory of the server right after this scenario's load, MiB. */
   readonly rssMiB: number
   /** Answers whose status was not the scenario's expected one. */
@@ -39,20 +39,20 @@ export interface RoundMeasurements {
   readonly scenarios: Partial<Record<ScenarioName, Partial<Record<ServerName, ScenarioMeasurement>>>>
 }
 
-export interface Figures {
+interface Figures {
   readonly rps: number
   readonly p50: number
   readonly p99: number
   readonly rss: number
 }
 
-export interface Ratios {
+interface Ratios {
   readonly rps: number
   readonly p99: number
   readonly rss: number
 }
 
-export interface ScenarioReport {
+interface ScenarioReport {
   readonly title: string
   readonly request: string
   readonly expectedStatus: number

@@ -91,7 +91,7 @@ const environmentFor = (name: ServerName, port: number, env: ServerEnvironment):
 }
 
 /** A port nobody listens on right now (the system's choice for port 0, released at once). */
-export const freePort = (): Promise<number> =>
+const freePort = (): Promise<number> =>
   new Promise((resolvePromise, reject) => {
     const server = createServer()
     server.once("error", reject)

@@ -23,10 +23,10 @@ export const rssTarget = 1.3
 export const coldStartTarget = 1.5
 
 /** Domains verified per second by one worker process, at least. */
-export const oneWorkerTarget = 1_000
+const oneWorkerTarget = 1_000
 
 /** Domains verified per second by two worker processes, at least this times one's. */
-export const twoWorkersTarget = 1.7
+const twoWorkersTarget = 1.7
 
 export type TargetMeasure = "rps" | "p99" | "rss" | "coldStart"
 

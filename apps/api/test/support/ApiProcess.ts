@@ -11,10 +11,9 @@ import { fileURLToPath } from "node:url"
 import { LoopbackServer, NodeProcess, TestDatabase } from "@petstore/testing"
 import { Effect, Exit, Scope } from "effect"
 
-export const appDirectory = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
-export const repositoryRoot = resolve(appDirectory, "../..")
-export const mainScript = join(appDirectory, "dist/main.js")
-export const cliScript = join(appDirectory, "dist/cli.js")
+const appDirectory = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
+const mainScript = join(appDirectory, "dist/main.js")
+const cliScript = join(appDirectory, "dist/cli.js")
 
 // ---------------------------------------------------------------------------------------------------
 // Cleanup: everything a test starts is registered here and released by `cleanUp` (in `afterEach`).
@@ -48,7 +47,7 @@ export const randomKey = (): string => `pk_test_${globalThis.crypto.randomUUID()
 
 const { childEnvironment, spawnNode, withTimeout } = NodeProcess
 export const logLines = NodeProcess.logLines
-export type Exited = NodeProcess.Exited
+type Exited = NodeProcess.Exited
 
 export interface ServerProcess {
   readonly child: ChildProcess

@@ -68,12 +68,12 @@ export const flowLayer = <E, R>(options: FlowOptions<E, R>) =>
 // ---------------------------------------------------------------------------------------------
 // Bodies and requests.
 
-export interface ErrorBody {
+interface ErrorBody {
   readonly code: string
   readonly message: string
   readonly status: number
 }
-export interface ProblemBody {
+interface ProblemBody {
   readonly code: string
   readonly message: string
   readonly found?: ReadonlyArray<string>
@@ -104,7 +104,7 @@ export interface ProjectBody {
   readonly defaultHostname: string
   readonly lastDeploy: null | { readonly status: string; readonly at: string }
 }
-export interface Redirect {
+interface Redirect {
   readonly from: string
   readonly to: string
   readonly status: number
@@ -167,7 +167,7 @@ export const expectOk = <T>(answer: Answer, status = 200): T => {
   return answer.body as T
 }
 
-export const enc = encodeURIComponent
+const enc = encodeURIComponent
 export const domainsPath = (project: string) => `/v1/projects/${project}/domains`
 export const domainPath = (project: string, hostname: string) => `${domainsPath(project)}/${enc(hostname)}`
 

@@ -21,13 +21,13 @@ import { SqlClient } from "effect/sql"
 export const zone = "example.com"
 export const platformDomain = "docs.petstore.test"
 export const cnameTarget = "cname.docs.petstore.test"
-export const projectId = ProjectId.make("scaling")
+const projectId = ProjectId.make("scaling")
 
 /** `<n>.example.com`, as the domain normalises it. */
-export const hostnameOf = (n: number) =>
+const hostnameOf = (n: number) =>
   Result.getOrThrowWith(normaliseHostname(`${n}.${zone}`, [platformDomain]), (rule) => new Error(rule))
 
-export type StoreServices = CustomDomainRepository | ProjectRepository | SqlClient.SqlClient
+type StoreServices = CustomDomainRepository | ProjectRepository | SqlClient.SqlClient
 
 export interface TestStore {
   readonly url: string

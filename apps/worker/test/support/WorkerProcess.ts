@@ -10,12 +10,11 @@ import { fileURLToPath } from "node:url"
 import { NodeProcess } from "@petstore/testing"
 
 const { spawnNode } = NodeProcess
-export const { logLines, withTimeout } = NodeProcess
-export type Exited = NodeProcess.Exited
+const { logLines, withTimeout } = NodeProcess
+type Exited = NodeProcess.Exited
 
-export const appDirectory = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
-export const repositoryRoot = resolve(appDirectory, "../..")
-export const mainScript = join(appDirectory, "dist/main.js")
+const appDirectory = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
+const mainScript = join(appDirectory, "dist/main.js")
 
 // ---------------------------------------------------------------------------------------------------
 // Cleanup: whatever a test starts is registered here and released by `cleanUp` (in `afterEach`).

@@ -30,10 +30,10 @@ import {
   workDueAt
 } from "../../src/index.js"
 
-export const platformDomain = "docs-platform.net"
+const platformDomain = "docs-platform.net"
 export const cnameTarget = "cname.docs-platform.net"
 /** The target's own addresses: what an ALIAS/ANAME record at an apex resolves to. */
-export const targetAddresses = ["203.0.113.10", "2001:db8::10"] as const
+const targetAddresses = ["203.0.113.10", "2001:db8::10"] as const
 
 export const nxdomain: DnsAnswer<string> = { _tag: "NoRecords", reason: "nxdomain" }
 export const servfail: DnsAnswer<string> = { _tag: "Failure", reason: "servfail", detail: "upstream failed" }
@@ -52,7 +52,7 @@ export interface DnsEntry {
  * How the fake CA behaves: `issues` answers an order Pending on its first poll and Valid on the
  * next; `issuesAtOnce` Valid on the first (like the local CA); `stalls` keeps it Pending; `refuses` makes it Invalid; `unreachable` fails every call.
  */
-export type CaBehaviour = "issues" | "issuesAtOnce" | "stalls" | "refuses" | "unreachable"
+type CaBehaviour = "issues" | "issuesAtOnce" | "stalls" | "refuses" | "unreachable"
 
 export const caIdentifier = "letsencrypt.org"
 export const certificateLifetime = Duration.days(90)
@@ -61,7 +61,7 @@ export const certificateLifetime = Duration.days(90)
 export const cnameToTarget: DnsEntry = { cname: records(cnameTarget), addresses: records(...targetAddresses) }
 export const aliasToTarget: DnsEntry = { cname: nxdomain, addresses: records(...targetAddresses) }
 
-export interface ClaimCall {
+interface ClaimCall {
   readonly now: Date
   readonly limit: number
   readonly lease: CustomDomainLease

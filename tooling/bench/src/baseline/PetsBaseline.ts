@@ -43,13 +43,13 @@ export interface Answer {
   readonly body: unknown
 }
 
-export interface ErrorBody {
+interface ErrorBody {
   readonly code: string
   readonly message: string
   readonly status: number
 }
 
-export interface Pet {
+interface Pet {
   readonly id: number
   readonly name: string
   readonly categoryId: number
@@ -67,10 +67,10 @@ const errorAnswer = (
   body: { code, message, status } satisfies ErrorBody
 })
 
-export const invalidRequest = (message: string): Answer => errorAnswer(400, "invalid_request", message)
+const invalidRequest = (message: string): Answer => errorAnswer(400, "invalid_request", message)
 
 /** Any storage failure, as the product answers it (the cause is never shown). */
-export const unavailable: Answer = errorAnswer(503, "unavailable", "the service is temporarily unavailable")
+const unavailable: Answer = errorAnswer(503, "unavailable", "the service is temporarily unavailable")
 
 export const internalError: Answer = errorAnswer(500, "internal", "internal error")
 
@@ -88,7 +88,7 @@ const unsupportedMediaType: Answer = errorAnswer(
   "Content-Type: must be application/json"
 )
 
-export const invalidJson: Answer = invalidRequest("body: must be valid JSON")
+const invalidJson: Answer = invalidRequest("body: must be valid JSON")
 
 // ---------------------------------------------------------------------------------------------------
 // Request ids and routes that do not exist.
@@ -254,7 +254,7 @@ export const authenticate = async (pool: pg.Pool, header: string | undefined): P
 // GET /v1/pets: limit, status filter, keyset cursor; the next page in `Link`.
 
 const petStatuses = ["available", "pending", "sold"] as const
-export type PetStatus = (typeof petStatuses)[number]
+type PetStatus = (typeof petStatuses)[number]
 const isPetStatus = (value: unknown): value is PetStatus =>
   typeof value === "string" && (petStatuses as ReadonlyArray<string>).includes(value)
 

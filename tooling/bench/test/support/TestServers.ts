@@ -12,7 +12,7 @@ import { LoopbackServer, NodeProcess, TestDatabase } from "@petstore/testing"
 import { Effect, Exit, Scope } from "effect"
 
 export const benchDirectory = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
-export const repositoryRoot = resolve(benchDirectory, "../..")
+const repositoryRoot = resolve(benchDirectory, "../..")
 
 const cleanups = NodeProcess.makeCleanups()
 export const cleanUp = cleanups.releaseAll
@@ -98,7 +98,7 @@ export const serverNames: ReadonlyArray<ServerName> = ["product", "fastify-pino"
 
 const fastifyScript = join(benchDirectory, "dist/baseline/fastify.js")
 
-export const scripts: Readonly<Record<ServerName, string>> = {
+const scripts: Readonly<Record<ServerName, string>> = {
   product: join(repositoryRoot, "apps/api/dist/main.js"),
   "fastify-pino": fastifyScript,
   fastify: fastifyScript,
