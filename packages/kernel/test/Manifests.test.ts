@@ -16,6 +16,9 @@ interface Manifest {
   readonly types?: string
   readonly sideEffects?: boolean
   readonly exports: Readonly<Record<string, unknown>>
+  readonly private?: boolean
+  readonly dependencies?: Readonly<Record<string, string>>
+  readonly peerDependencies?: Readonly<Record<string, string>>
 }
 
 const entry = (source: string) => ({
@@ -31,11 +34,21 @@ describe.each(["kernel", "catalogue", "custom-domains"])("packages/%s/package.js
     .filter((file) => file.endsWith(".ts") && file !== "index.ts")
     .map((file) => file.slice(0, -".ts".length))
 
-  it("is @petstore/<directory>, publishes its build, sources and README, and has no side effects", () => {
+  it("is @petstore/<directory>, publishes its build, sources, README and changelog, and has no side effects", () => {
     expect(manifest.name).toBe(`@petstore/${directory}`)
-    expect(manifest.files).toStrictEqual(["dist", "src", "README.md"])
+    expect(manifest.files).toStrictEqual(["dist", "src", "README.md", "CHANGELOG.md"])
     expect(manifest.types).toBe("./dist/index.d.ts")
     expect(manifest.sideEffects).toBe(false)
+  })
+
+  it("is published, with the libraries it shares with its users as peers and the kernel by a caret range", () => {
+    expect(manifest.private).toBeUndefined()
+    expect(Object.keys(manifest.peerDependencies ?? {}).sort()).toStrictEqual(
+      directory === "custom-domains" ? ["effect", "tldts"] : ["effect"]
+    )
+    expect(manifest.dependencies ?? {}).toStrictEqual(
+      directory === "kernel" ? {} : { "@petstore/kernel": "workspace:^" }
+    )
   })
 
   it("exports the root and every module as an entry point", () => {

@@ -1,0 +1,63 @@
+/**
+ * The contract carries no server code, so another team can depend on it for a client: its sources
+ * import only the domain packages, `effect`'s core and `HttpApi` modules and its HTTP client (the
+ * server's request type only as a type), and it depends on nothing else.
+ */
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { describe, expect, it } from "@effect/vitest"
+
+const packageRoot = fileURLToPath(new URL("..", import.meta.url))
+const sourceFolder = join(packageRoot, "src")
+
+interface Import {
+  readonly file: string
+  readonly specifier: string
+  readonly typeOnly: boolean
+}
+
+const importsOf = (file: string): ReadonlyArray<Import> =>
+  [
+    ...readFileSync(join(sourceFolder, file), "utf8").matchAll(
+      /^(import|export)(\s+type)?\b[^;]*?\bfrom\s+"([^"]+)"/gms
+    )
+  ].map((match) => ({ file, specifier: match[3] ?? "", typeOnly: match[2] !== undefined }))
+
+const allowed = [
+  /^\.\//,
+  /^effect$/,
+  /^effect\/(Function|http-api\/\w+|http\/HttpClient|http\/HttpClientRequest)$/,
+  /^@petstore\/(kernel|catalogue|custom-domains)$/
+]
+/** Types describe what the middleware hand to a server's handlers; they bring no code in. */
+const allowedAsTypes = [/^effect\/http\/\w+$/]
+
+describe("@petstore/api", () => {
+  const imports = readdirSync(sourceFolder)
+    .filter((file) => file.endsWith(".ts"))
+    .flatMap(importsOf)
+
+  it("imports no server, Node or adapter module", () => {
+    expect(imports.length).toBeGreaterThan(0)
+    const refused = imports.filter(
+      ({ specifier, typeOnly }) =>
+        !allowed.some((pattern) => pattern.test(specifier)) &&
+        !(typeOnly && allowedAsTypes.some((pattern) => pattern.test(specifier)))
+    )
+    expect(refused).toStrictEqual([])
+  })
+
+  it("depends on the domain packages only, with effect a peer", () => {
+    const manifest = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as {
+      readonly dependencies: Readonly<Record<string, string>>
+      readonly peerDependencies: Readonly<Record<string, string>>
+    }
+    expect(Object.keys(manifest.dependencies).sort()).toStrictEqual([
+      "@petstore/catalogue",
+      "@petstore/custom-domains",
+      "@petstore/kernel"
+    ])
+    expect(Object.keys(manifest.peerDependencies)).toStrictEqual(["effect"])
+  })
+})
