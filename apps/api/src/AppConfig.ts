@@ -55,7 +55,7 @@ const RequestDeadline = Schema.DurationFromString.check(
 )
 
 export const ServerConfig = Config.all({
-  port: Config.Port("PORT").pipe(Config.withDefault(3000)),
+  port: Config.schema(ListenPort, "PORT").pipe(Config.withDefault(3000)),
   host: Config.String("HOST").pipe(Config.withDefault("0.0.0.0")),
   requestTimeout: Config.schema(RequestDeadline, "PETSTORE_REQUEST_TIMEOUT").pipe(
     Config.withDefault(Duration.seconds(10))

@@ -13,6 +13,7 @@ import { SqlClient } from "effect/sql"
 import { afterEach, describe, expect, it } from "vitest"
 import {
   cleanUp,
+  freePort,
   freshDatabase,
   HttpFailure,
   listAll,
@@ -145,7 +146,12 @@ describe("the API process on its default embedded storage", () => {
     async () => {
       const dataDir = join(await temporaryDirectory(), "data")
       const key = randomKey()
-      const server = await startServer({ PETSTORE_DATA_DIR: dataDir, PETSTORE_BOOTSTRAP_KEY: key })
+      // The port is probed before the server says it listens, so it is chosen here.
+      const server = await startServer({
+        PETSTORE_DATA_DIR: dataDir,
+        PETSTORE_BOOTSTRAP_KEY: key,
+        PORT: String(await freePort())
+      })
       // A fresh data directory: the embedded database is created first, which takes seconds.
       const socket = await firstAcceptedConnection(server, 60_000)
       const [health, pets] = await Promise.all([

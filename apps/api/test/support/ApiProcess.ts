@@ -65,21 +65,27 @@ export interface ServerProcess {
 }
 
 /**
- * Spawns `node dist/main.js` with `env` (PORT and HOST chosen here unless given). The process is
- * killed (SIGKILL) at clean-up if it is still running.
+ * Spawns `node dist/main.js` with `env`. Unless `env.PORT` is given, the server listens on a port the
+ * system chooses (`PORT=0`) and `port` is read from its "listening" line: a port picked here and
+ * passed down could be taken by another process (the edge of a server started in parallel, say)
+ * before this server binds it. The process is killed (SIGKILL) at clean-up if it is still running.
  */
 export const startServer = async (env: Record<string, string>): Promise<ServerProcess> => {
-  const port = env.PORT === undefined ? await freePort() : Number(env.PORT)
+  let port: number | undefined = env.PORT === undefined ? undefined : Number(env.PORT)
   const server = spawnNode(mainScript, {
     cwd: appDirectory,
-    env: { PORT: String(port), HOST: "127.0.0.1", ...env }
+    env: { PORT: "0", HOST: "127.0.0.1", ...env }
   })
   cleanups.register(server.kill)
   const listening = (timeoutMs = 60_000) =>
     new Promise<void>((resolvePromise, reject) => {
       const started = Date.now()
       const check = () => {
-        if (/"petstore listening on /.test(server.stdout())) return resolvePromise()
+        const announced = /"petstore listening on http:\/\/[^"]*:(\d+) /.exec(server.stdout())
+        if (announced !== null) {
+          port = Number(announced[1])
+          return resolvePromise()
+        }
         if (server.hasExited())
           return reject(
             new Error(
@@ -96,7 +102,22 @@ export const startServer = async (env: Record<string, string>): Promise<ServerPr
     if (!server.hasExited()) server.child.kill("SIGTERM")
     return withTimeout(server.exited, timeoutMs, `the server stopping after SIGTERM\n${server.output()}`)
   }
-  return { ...server, port, baseUrl: `http://127.0.0.1:${port}`, listening, terminate }
+  const knownPort = (): number => {
+    if (port === undefined)
+      throw new Error("the server's port is known once it listens: await listening() first, or pass PORT")
+    return port
+  }
+  return {
+    ...server,
+    get port() {
+      return knownPort()
+    },
+    get baseUrl() {
+      return `http://127.0.0.1:${knownPort()}`
+    },
+    listening,
+    terminate
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
