@@ -1,24 +1,31 @@
 /**
  * A custom domain's whole life through the use cases, over in-memory adapters of the ports: the
  * project's plan and deploy gate it, Verify checks DNS, a worker round gets its certificate, the
- * edge serves it, and removing it stops that at once.
+ * edge serves it, and removing it stops that at once (and keeps the name its owner's for 30 days).
  */
 
 import {
   addDomain,
   CertificateIssuer,
   CertificateStore,
+  type Claim,
+  ClaimRepository,
   type CustomDomain,
+  type CustomDomainKey,
   CustomDomainRepository,
   changePlan,
   checkDueCustomDomains,
   createProject,
   type DnsAnswer,
+  DnsName,
   DnsResolver,
   type DomainConfig,
   getDomain,
+  type HostnameRelease,
   HostnameTaken,
   OrderRef,
+  OwnershipRepository,
+  OwnershipToken,
   PlatformSettings,
   type Project,
   ProjectId,
@@ -36,7 +43,11 @@ import { Duration, Effect, Layer, Option, Redacted } from "effect"
 
 const projects = new Map<string, Project>()
 const configs = new Map<string, DomainConfig>()
+/** By project and hostname: a hostname is in one project per account, and several accounts may have it. */
 const domains = new Map<string, CustomDomain>()
+const claims = new Map<string, Claim>()
+const tokens = new Map<string, OwnershipToken>()
+const releases = new Map<string, HostnameRelease & { readonly hostname: string }>()
 const certificates = new Map<string, StoredCertificate>()
 
 const MemoryProjects = Layer.succeed(
@@ -58,12 +69,14 @@ const MemoryProjects = Layer.succeed(
 )
 
 // One process, no competing workers: a lease is nothing to keep here.
+const keyOf = (domain: CustomDomainKey) => `${domain.projectId} ${domain.hostname}`
+const all = () => [...domains.values()]
 const dueAt = (now: Date) =>
-  [...domains.values()].filter((domain) => (workDueAt(domain)?.getTime() ?? Infinity) <= now.getTime())
+  all().filter((domain) => (workDueAt(domain)?.getTime() ?? Infinity) <= now.getTime())
 /** Replaces a stored domain; false when it is gone. */
 const replace = (domain: CustomDomain): boolean => {
-  if (!domains.has(domain.hostname)) return false
-  domains.set(domain.hostname, domain)
+  if (!domains.has(keyOf(domain))) return false
+  domains.set(keyOf(domain), domain)
   return true
 }
 
@@ -71,19 +84,83 @@ const MemoryDomains = Layer.succeed(
   CustomDomainRepository,
   CustomDomainRepository.of({
     insert: (domain) =>
-      domains.has(domain.hostname)
+      all().some((other) => other.hostname === domain.hostname && other.account === domain.account)
         ? Effect.fail(new HostnameTaken({ hostname: domain.hostname }))
-        : Effect.sync(() => void domains.set(domain.hostname, domain)),
-    findByHostname: (hostname) => Effect.sync(() => Option.fromNullishOr(domains.get(hostname))),
-    listByProject: (projectId) =>
-      Effect.sync(() => [...domains.values()].filter((domain) => domain.projectId === projectId)),
+        : Effect.sync(() => void domains.set(keyOf(domain), domain)),
+    findInProject: (projectId, hostname) =>
+      Effect.sync(() => Option.fromNullishOr(domains.get(keyOf({ projectId, hostname })))),
+    findVerified: (hostname) =>
+      Effect.sync(() =>
+        Option.fromNullishOr(
+          all().find((domain) => domain.hostname === hostname && domain.status === "verified")
+        )
+      ),
+    listByHostname: (hostname) => Effect.sync(() => all().filter((domain) => domain.hostname === hostname)),
+    listAtOrUnder: (apex) =>
+      Effect.sync(() => all().filter((domain) => DnsName.isAtOrUnder(domain.hostname, apex))),
+    listByProject: (projectId) => Effect.sync(() => all().filter((domain) => domain.projectId === projectId)),
     update: (domain) => Effect.sync(() => replace(domain)),
-    remove: (projectId, hostname) =>
-      Effect.sync(() => domains.get(hostname)?.projectId === projectId && domains.delete(hostname)),
+    remove: (projectId, hostname) => Effect.sync(() => domains.delete(keyOf({ projectId, hostname }))),
     claimDue: (now, limit) => Effect.sync(() => dueAt(now).slice(0, limit)),
     countDue: (now) => Effect.sync(() => dueAt(now).length),
     releaseLease: () => Effect.void,
-    completeChecks: (checked) => Effect.sync(() => checked.filter(replace).map((domain) => domain.hostname))
+    completeChecks: (checked) => Effect.sync(() => checked.filter(replace))
+  })
+)
+
+const claimKey = (claim: Pick<Claim, "account" | "apex">) => `${claim.account} ${claim.apex}`
+/** Stores `claim` only if it is (`update`) or is not (`insert`) stored already; whether it did. */
+const storeClaim = (claim: Claim, stored: boolean): boolean => {
+  if (claims.has(claimKey(claim)) !== stored) return false
+  claims.set(claimKey(claim), claim)
+  return true
+}
+const claimsWhere = (keep: (claim: Claim) => boolean) => [...claims.values()].filter(keep)
+
+const MemoryClaims = Layer.succeed(
+  ClaimRepository,
+  ClaimRepository.of({
+    insert: (claim) => Effect.sync(() => storeClaim(claim, false)),
+    findOwned: (account, apex) =>
+      Effect.sync(() => Option.fromNullishOr(claims.get(claimKey({ account, apex })))),
+    listByAccount: (account) => Effect.sync(() => claimsWhere((claim) => claim.account === account)),
+    listByApex: (apex) => Effect.sync(() => claimsWhere((claim) => claim.apex === apex)),
+    update: (claim) => Effect.sync(() => storeClaim(claim, true)),
+    remove: (account, apex) => Effect.sync(() => claims.delete(claimKey({ account, apex }))),
+    claimDue: (now, limit) =>
+      Effect.sync(() =>
+        claimsWhere((claim) => (claim.nextCheckAt?.getTime() ?? Infinity) <= now.getTime()).slice(0, limit)
+      ),
+    completeChecks: (checked) => Effect.sync(() => checked.filter((claim) => storeClaim(claim, true)).length),
+    releaseLease: () => Effect.void
+  })
+)
+
+// A token is 128 bits from a cryptographically secure source, made once per account and name.
+const randomToken = () =>
+  OwnershipToken.make(
+    Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join(
+      ""
+    )
+  )
+
+const MemoryOwnership = Layer.succeed(
+  OwnershipRepository,
+  OwnershipRepository.of({
+    tokenFor: (account, name) =>
+      Effect.sync(() => {
+        const token = tokens.get(`${account} ${name}`) ?? randomToken()
+        tokens.set(`${account} ${name}`, token)
+        return token
+      }),
+    recordRelease: (account, hostname, releasedAt) =>
+      Effect.sync(() => void releases.set(`${account} ${hostname}`, { hostname, account, releasedAt })),
+    releasesSince: (hostname, since) =>
+      Effect.sync(() =>
+        [...releases.values()].filter(
+          (release) => release.hostname === hostname && release.releasedAt.getTime() > since.getTime()
+        )
+      )
   })
 )
 
@@ -106,6 +183,7 @@ const Dns = Layer.succeed(
         name === "docs.example.com" ? { _tag: "Records", records: ["cname.example-sites.net"] } : none
       ),
     addresses: () => Effect.succeed(none),
+    txt: () => Effect.succeed(none),
     caa: () => Effect.succeed(none)
   })
 )
@@ -145,6 +223,8 @@ const program = Effect.gen(function* () {
 
   const added = yield* addDomain(account, handbook, "Docs.Example.com")
   console.log(added.hostname, added.status, added.dnsRecord.type, added.dnsRecord.value)
+  // Nobody else has or had the name: the CNAME alone verifies it.
+  console.log(added.ownership.type, added.ownership.name, added.ownership.required)
   const verified = yield* verifyNow(account, handbook, "docs.example.com")
   console.log(verified.status, verified.certificate.status)
 
@@ -162,19 +242,30 @@ const program = Effect.gen(function* () {
   )
 
   yield* removeDomain(account, handbook, "docs.example.com")
-  console.log(yield* resolveEdge("docs.example.com"), certificates.size)
+  // The owner let a verified name go: another account needs its TXT record for 30 days.
+  console.log(yield* resolveEdge("docs.example.com"), certificates.size, releases.size)
   console.log((yield* Effect.flip(getDomain(account, handbook, "docs.example.com")))._tag)
 })
 
-const Ports = Layer.mergeAll(MemoryProjects, MemoryDomains, MemoryCertificates, Dns, InstantCa, Platform)
+const Ports = Layer.mergeAll(
+  MemoryProjects,
+  MemoryDomains,
+  MemoryClaims,
+  MemoryOwnership,
+  MemoryCertificates,
+  Dns,
+  InstantCa,
+  Platform
+)
 Effect.runPromise(program.pipe(Effect.provide(Ports)))
 
 // Output:
 // PlanRequired
 // DeployRequired
 // docs.example.com pending CNAME cname.example-sites.net
+// TXT _petstore-challenge.docs.example.com false
 // verified pending
 // { claimed: 1, completed: 1, abandoned: 0 } issued 1
 // { action: 'serve', projectId: 'handbook' } { action: 'serve', projectId: 'handbook' }
-// { action: 'none' } 0
+// { action: 'none' } 0 1
 // DomainNotFound

@@ -1,12 +1,15 @@
 /**
  * A custom domain of a project: the DNS record its owner must create, where its verification
- * stands, and its certificate. `issuance` is the service's own bookkeeping of the certificate order
- * (never shown to owners: `CustomDomainResource` is the public shape).
+ * stands, the ownership record that proves whose it is, and its certificate. `account` and `issuance`
+ * (the certificate order) are the service's own bookkeeping, never shown to owners:
+ * `CustomDomainResource` is the public shape.
  */
+import { AccountName } from "@petstore/kernel"
 import { Schema } from "effect"
 import { OrderRef } from "./CertificateIssuer.js"
 import { Problem } from "./CustomDomainProblem.js"
 import { Hostname, HostnameKind } from "./Hostname.js"
+import { OwnershipRecord } from "./Ownership.js"
 import { ProjectId } from "./Project.js"
 import { Timestamp } from "./Timestamp.js"
 import { validatingConstructor } from "./ValidatingConstructor.js"
@@ -79,6 +82,8 @@ const domainFields = {
   kind: HostnameKind,
   status: CustomDomainStatus,
   dnsRecord: DnsRecordInstruction,
+  /** The TXT record that proves the account owns the hostname, and whether verification needs it now. */
+  ownership: OwnershipRecord,
   verification: Verification,
   certificate: Certificate,
   createdAt: Timestamp
@@ -87,6 +92,8 @@ const domainFields = {
 export class CustomDomain extends Schema.Class<CustomDomain>("CustomDomain")(
   Schema.Struct({
     ...domainFields,
+    /** The account the project belongs to: the one whose ownership token the record carries. */
+    account: AccountName,
     /** Null until the domain verifies. */
     issuance: Schema.NullOr(Issuance)
   }).annotate({ identifier: "CustomDomain" })
@@ -119,3 +126,9 @@ export const dnsInstruction = (
     value: target,
     ttl: instructedTtl
   })
+
+/** The two names of a stored domain: a hostname is in at most one project per account. */
+export interface CustomDomainKey {
+  readonly projectId: ProjectId
+  readonly hostname: Hostname
+}

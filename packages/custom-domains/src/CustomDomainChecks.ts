@@ -7,21 +7,23 @@
 import { Array as Arr, Clock, Duration, Effect, Option } from "effect"
 import { advanceCertificate } from "./CertificateIssuance.js"
 import type { CustomDomain } from "./CustomDomain.js"
-import { applyVerdict } from "./CustomDomainLifecycle.js"
 import { CustomDomainRepository } from "./CustomDomainRepository.js"
-import { observeDomain } from "./CustomDomains.js"
+import { checkDomain, storeLosers } from "./CustomDomains.js"
 
 /**
  * The work due on one domain: its verification check when that is due, otherwise its certificate.
  * A domain that has just verified gets its order in a job of its own (due at once), so a round of
- * cheap DNS checks that owners are waiting on is never held up by a certificate authority.
+ * cheap DNS checks that owners are waiting on is never held up by a certificate authority. The
+ * domains a check takes the hostname from are stored at once (see `checkDomain`).
  */
 export const workOnCustomDomain = (domain: CustomDomain) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const { nextCheckAt } = domain.verification
     if (nextCheckAt === null || nextCheckAt.getTime() > now) return yield* advanceCertificate(domain)
-    return applyVerdict(domain, yield* observeDomain(domain), new Date(now))
+    const check = yield* checkDomain(domain)
+    yield* storeLosers(check)
+    return check.domain
   })
 
 export interface DueCheckOptions {
@@ -49,8 +51,7 @@ export const checkDueCustomDomains = (options: DueCheckOptions) =>
       holder: options.holder,
       until: new Date(now + Duration.toMillis(options.lease))
     })
-    const release = (domain: CustomDomain) =>
-      domains.releaseLease(domain.hostname, options.holder).pipe(Effect.ignore)
+    const release = (domain: CustomDomain) => domains.releaseLease(domain, options.holder).pipe(Effect.ignore)
     const storeAlone = (domain: CustomDomain) =>
       domains
         .completeChecks([domain], options.holder)

@@ -3,6 +3,7 @@
  * a verdict; the 48-hour window closes on a domain still unverified; Verify restarts the window. A
  * domain that verifies has its certificate asked for at once (`pending`, see IssuanceSchedule).
  */
+import type { AccountName } from "@petstore/kernel"
 import {
   type CustomDomain,
   dnsInstruction,
@@ -13,26 +14,30 @@ import {
 import { Problem } from "./CustomDomainProblem.js"
 import { type Hostname, hostnameKind } from "./Hostname.js"
 import { requestCertificate } from "./IssuanceSchedule.js"
+import { OwnershipRecord, type OwnershipToken, ownershipRecord } from "./Ownership.js"
 import type { ProjectId } from "./Project.js"
 import { deadlineFrom, nextCheckAt } from "./VerificationSchedule.js"
 import type { VerificationVerdict } from "./VerificationVerdict.js"
 
 const noCertificate = makeCertificate({ status: "none", issuedAt: null, expiresAt: null, problems: [] })
 
-/** A new domain: pending, checked at once by the worker, with 48 hours to verify. */
+/** A new domain of the account's project: pending, checked at once by the worker, with 48 hours to verify. */
 export const newCustomDomain = (
+  owner: { readonly account: AccountName; readonly projectId: ProjectId },
   hostname: Hostname,
-  projectId: ProjectId,
+  ownership: { readonly token: OwnershipToken; readonly required: boolean },
   target: string,
   now: Date
 ): CustomDomain => {
   const kind = hostnameKind(hostname)
   return makeCustomDomain({
     hostname,
-    projectId,
+    projectId: owner.projectId,
+    account: owner.account,
     kind,
     status: "pending",
     dnsRecord: dnsInstruction(hostname, kind, target),
+    ownership: ownershipRecord(hostname, ownership.token, ownership.required),
     verification: makeVerification({
       lastCheckedAt: null,
       nextCheckAt: now,
@@ -66,7 +71,12 @@ export const applyVerdict = (domain: CustomDomain, verdict: VerificationVerdict,
     const verified = makeCustomDomain({
       ...domain,
       status: "verified",
-      verification: makeVerification({ lastCheckedAt: now, nextCheckAt: null, deadline, problems: [] })
+      verification: makeVerification({
+        lastCheckedAt: now,
+        nextCheckAt: null,
+        deadline,
+        problems: verdict.problems
+      })
     })
     return domain.certificate.status === "none" ? requestCertificate(verified, now) : verified
   }
@@ -105,3 +115,34 @@ export const applyVerdict = (domain: CustomDomain, verdict: VerificationVerdict,
     })
   })
 }
+
+/**
+ * Another account proved it owns the hostname (or claimed its apex): the domain fails with `problem`
+ * (`ownership_lost`), is no longer served, and its certificate work stops. The certificate it had is
+ * no longer its own (the winner's replaces it), so it has none: should it verify again (Verify starts
+ * it again), a certificate is asked for as for a new domain.
+ */
+export const loseOwnership = (domain: CustomDomain, problem: Problem, now: Date): CustomDomain =>
+  makeCustomDomain({
+    ...domain,
+    status: "failed",
+    verification: makeVerification({
+      lastCheckedAt: now,
+      nextCheckAt: null,
+      deadline: domain.verification.deadline,
+      problems: [problem]
+    }),
+    certificate: noCertificate,
+    issuance: null
+  })
+
+/** Whether the domain has lost its hostname to another account (and has not been verified again since). */
+export const hasLostOwnership = (domain: CustomDomain): boolean =>
+  domain.status === "failed" &&
+  domain.verification.problems.some((problem) => problem.code === "ownership_lost")
+
+/** The domain with `ownership.required` as the rules say now. */
+export const withOwnershipRequired = (domain: CustomDomain, required: boolean): CustomDomain =>
+  domain.ownership.required === required
+    ? domain
+    : makeCustomDomain({ ...domain, ownership: new OwnershipRecord({ ...domain.ownership, required }) })

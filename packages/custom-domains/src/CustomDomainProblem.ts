@@ -13,7 +13,10 @@ export const ProblemCode = Schema.Literals([
   "verification_timed_out",
   "caa_blocks_issuer",
   "domain_no_longer_verifies",
-  "issuance_failed"
+  "issuance_failed",
+  "ownership_required",
+  "ownership_lost",
+  "wildcard_record"
 ])
 export type ProblemCode = typeof ProblemCode.Type
 

@@ -1,13 +1,15 @@
 /**
- * Port: where custom domains are kept. A hostname belongs to at most one project, across all
- * accounts (the store enforces it). Checks of due domains are leased, so that several workers share
- * the work without checking one domain twice at once, and a dead worker's leases expire.
+ * Port: where custom domains are kept. A hostname is in at most one project per account (the store
+ * enforces it); several accounts may have it, and ownership decides which one is verified (see
+ * `Ownership`): at most one is, the one the edge serves. Checks of due domains are leased, so that
+ * several workers share the work without checking one domain twice at once, and a dead worker's
+ * leases expire.
  */
 
 import type { StorageError } from "@petstore/kernel"
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
-import type { CustomDomain } from "./CustomDomain.js"
+import type { CustomDomain, CustomDomainKey } from "./CustomDomain.js"
 import type { HostnameTaken } from "./Errors.js"
 import type { Hostname } from "./Hostname.js"
 import type { ProjectId } from "./Project.js"
@@ -21,9 +23,18 @@ export interface CustomDomainLease {
 export class CustomDomainRepository extends Context.Service<
   CustomDomainRepository,
   {
-    /** Fails with `HostnameTaken` when any project already has this hostname. */
+    /** Fails with `HostnameTaken` when another project of the same account has this hostname. */
     readonly insert: (domain: CustomDomain) => Effect.Effect<void, HostnameTaken | StorageError>
-    readonly findByHostname: (hostname: Hostname) => Effect.Effect<Option.Option<CustomDomain>, StorageError>
+    readonly findInProject: (
+      projectId: ProjectId,
+      hostname: Hostname
+    ) => Effect.Effect<Option.Option<CustomDomain>, StorageError>
+    /** The verified domain with this hostname, if any (the one the edge serves). */
+    readonly findVerified: (hostname: Hostname) => Effect.Effect<Option.Option<CustomDomain>, StorageError>
+    /** Every account's domains with this hostname, oldest first. */
+    readonly listByHostname: (hostname: Hostname) => Effect.Effect<ReadonlyArray<CustomDomain>, StorageError>
+    /** Every account's domains at or under `apex` (the names a claim of it covers). */
+    readonly listAtOrUnder: (apex: Hostname) => Effect.Effect<ReadonlyArray<CustomDomain>, StorageError>
     /** A project's domains, in the order they were added. */
     readonly listByProject: (projectId: ProjectId) => Effect.Effect<ReadonlyArray<CustomDomain>, StorageError>
     /**
@@ -45,15 +56,15 @@ export class CustomDomainRepository extends Context.Service<
     /** How many domains have work due at `now`, whether or not a worker holds them (the queue depth). */
     readonly countDue: (now: Date) => Effect.Effect<number, StorageError>
     /** Gives back a lease, so the domain can be claimed again at once (graceful shutdown). */
-    readonly releaseLease: (hostname: Hostname, holder: string) => Effect.Effect<void, StorageError>
+    readonly releaseLease: (domain: CustomDomainKey, holder: string) => Effect.Effect<void, StorageError>
     /**
      * Stores the results of leased checks and ends their leases, each only if `holder` still holds
-     * it; the hostnames stored. A domain missing from them lost its lease (expired and taken over) or
+     * it; the domains stored. A domain missing from them lost its lease (expired and taken over) or
      * was removed.
      */
     readonly completeChecks: (
       domains: ReadonlyArray<CustomDomain>,
       holder: string
-    ) => Effect.Effect<ReadonlyArray<Hostname>, StorageError>
+    ) => Effect.Effect<ReadonlyArray<CustomDomainKey>, StorageError>
   }
 >()("@petstore/custom-domains/CustomDomainRepository") {}

@@ -4,10 +4,18 @@
  */
 
 import type { AccountName, StorageError } from "@petstore/kernel"
-import { Clock, Effect, Option, Result, Schema } from "effect"
+import { Clock, Duration, Effect, Option, Random, Result, Schema } from "effect"
 import { CertificateStore } from "./CertificateIssuer.js"
+import { ClaimRepository } from "./ClaimRepository.js"
 import type { CustomDomain } from "./CustomDomain.js"
-import { applyVerdict, newCustomDomain, restartVerificationWindow } from "./CustomDomainLifecycle.js"
+import {
+  applyVerdict,
+  hasLostOwnership,
+  loseOwnership,
+  newCustomDomain,
+  restartVerificationWindow,
+  withOwnershipRequired
+} from "./CustomDomainLifecycle.js"
 import { CustomDomainRepository } from "./CustomDomainRepository.js"
 import * as DnsName from "./DnsName.js"
 import { DnsResolver } from "./DnsResolver.js"
@@ -21,14 +29,26 @@ import {
 import { decideForCustomDomain, decideForDefaultHostname, type EdgeDecision } from "./EdgeDecision.js"
 import {
   DeployRequired,
+  DomainClaimed,
   DomainNotFound,
   InvalidDomainRequest,
   NotReverifiable,
   PlanRequired,
   ProjectNotFound
 } from "./Errors.js"
-import { normaliseHostname } from "./Hostname.js"
+import { Hostname, normaliseHostname } from "./Hostname.js"
 import { requestCertificate } from "./IssuanceSchedule.js"
+import {
+  needsRecord,
+  ownershipLostProblem,
+  ownershipProof,
+  ownershipRequirement,
+  recentHoldWindow,
+  wildcardProbeName,
+  wildcardProblem
+} from "./Ownership.js"
+import { OwnershipRepository } from "./OwnershipRepository.js"
+import { verdictWithOwnership } from "./OwnershipVerdict.js"
 import { isPaidPlan, type Plan } from "./Plan.js"
 import { PlatformSettings, reservedNamesOf } from "./PlatformSettings.js"
 import {
@@ -99,6 +119,25 @@ export const listDomains = (account: AccountName, id: ProjectId) =>
     return { domains, config: yield* configOf(id) }
   })
 
+/** What the ownership rules read about `hostname` (see `Ownership`). */
+export const ownershipFactsOf = (hostname: Hostname) =>
+  Effect.gen(function* () {
+    const domains = yield* CustomDomainRepository
+    const since = new Date((yield* now).getTime() - Duration.toMillis(recentHoldWindow))
+    const apex = DnsName.registrableDomain(hostname)
+    const [holders, releases, claims] = yield* Effect.all(
+      [
+        domains.listByHostname(hostname),
+        Effect.flatMap(OwnershipRepository, (ownership) => ownership.releasesSince(hostname, since)),
+        Option.isSome(apex)
+          ? Effect.flatMap(ClaimRepository, (claims) => claims.listByApex(Hostname.make(apex.value)))
+          : Effect.succeed([])
+      ],
+      { concurrency: "unbounded" }
+    )
+    return { domains: holders, facts: { holders: holders.map((domain) => domain.account), releases, claims } }
+  })
+
 export const addDomain = (account: AccountName, id: ProjectId, hostnameText: string) =>
   Effect.gen(function* () {
     const project = yield* findOwnedProject(account, id)
@@ -109,8 +148,28 @@ export const addDomain = (account: AccountName, id: ProjectId, hostnameText: str
     })
     if (!isPaidPlan(project.plan)) return yield* new PlanRequired()
     if (!hasSucceededDeploy(project)) return yield* new DeployRequired()
-    const domain = newCustomDomain(hostname, id, settings.cnameTarget, yield* now)
-    yield* Effect.flatMap(CustomDomainRepository, (repository) => repository.insert(domain))
+    const addedAt = yield* now
+    const { domains: others, facts } = yield* ownershipFactsOf(hostname)
+    const requirement = ownershipRequirement(account, facts, addedAt)
+    if (requirement._tag === "ClaimedByOther") return yield* new DomainClaimed({ hostname })
+    const token = yield* Effect.flatMap(OwnershipRepository, (ownership) =>
+      ownership.tokenFor(account, hostname)
+    )
+    const domain = newCustomDomain(
+      { account, projectId: id },
+      hostname,
+      { token, required: needsRecord(requirement) },
+      settings.cnameTarget,
+      addedAt
+    )
+    const repository = yield* CustomDomainRepository
+    yield* repository.insert(domain)
+    // The other accounts' domains are contested from now on: their record is required too.
+    yield* Effect.forEach(
+      others.filter((other) => other.account !== account && !other.ownership.required),
+      (other) => repository.update(withOwnershipRequired(other, true)),
+      { discard: true }
+    )
     return domain
   })
 
@@ -125,11 +184,9 @@ const findDomain = (account: AccountName, id: ProjectId, hostnameText: string) =
       onSuccess: Effect.succeed
     })
     const found = yield* Effect.flatMap(CustomDomainRepository, (repository) =>
-      repository.findByHostname(hostname)
+      repository.findInProject(id, hostname)
     )
-    return yield* Option.isSome(found) && found.value.projectId === id
-      ? Effect.succeed(found.value)
-      : Effect.fail(notFound)
+    return yield* Option.match(found, { onNone: () => Effect.fail(notFound), onSome: Effect.succeed })
   })
 
 export const getDomain = findDomain
@@ -152,12 +209,87 @@ export const observeDomain = (domain: CustomDomain) =>
     return verdictFromDns(domain.hostname, domain.kind, cnameTarget, { cname, addresses, targetAddresses })
   })
 
-/** Asks DNS about a domain and applies the verdict (pure rules, observed through the port). */
+const randomLabelAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+/** A label nobody names by chance: 20 letters and digits. */
+const randomLabel = Effect.map(
+  Effect.forEach(Array.from({ length: 20 }), () =>
+    Random.nextIntBetween(0, randomLabelAlphabet.length, { halfOpen: true })
+  ),
+  (indexes) => indexes.map((index) => randomLabelAlphabet[index]).join("")
+)
+
+/** `wildcard_record` when a random name under the hostname's parent reaches the platform target too. */
+const observeWildcard = (hostname: Hostname) =>
+  Effect.gen(function* () {
+    const probe = wildcardProbeName(hostname, yield* randomLabel)
+    const apex = DnsName.registrableDomain(hostname)
+    if (probe === undefined || Option.isNone(apex)) return []
+    const { cnameTarget } = yield* PlatformSettings
+    const answer = yield* Effect.flatMap(DnsResolver, (dns) => dns.cname(probe))
+    return answer._tag === "Records" && answer.records.some((value) => DnsName.equals(value, cnameTarget))
+      ? [wildcardProblem(hostname, probe, apex.value)]
+      : []
+  })
+
+/** A check's outcome: the domain, and the other accounts' domains that lost the hostname to it. */
+export interface DomainCheck {
+  readonly domain: CustomDomain
+  readonly losers: ReadonlyArray<CustomDomain>
+}
+
+/**
+ * Asks DNS about a domain and applies the verdict with the ownership rules (pure rules, observed
+ * through the ports). When the domain proves ownership, the other accounts' domains with its hostname
+ * lose it; when another account's proved claim covers it, it loses itself.
+ */
 export const checkDomain = (domain: CustomDomain) =>
   Effect.gen(function* () {
-    const verdict = yield* observeDomain(domain)
-    return applyVerdict(domain, verdict, yield* now)
+    const checkedAt = yield* now
+    const { domains: holders, facts } = yield* ownershipFactsOf(domain.hostname)
+    const requirement = ownershipRequirement(domain.account, facts, checkedAt)
+    if (requirement._tag === "ClaimedByOther") {
+      const lost = ownershipLostProblem(domain.hostname, "claimed", requirement.apex)
+      return { domain: loseOwnership(domain, lost, checkedAt), losers: [] } satisfies DomainCheck
+    }
+    const dns = yield* DnsResolver
+    const [verdict, proof, wildcard] = yield* Effect.all(
+      [
+        observeDomain(domain),
+        requirement._tag === "Required"
+          ? Effect.map(dns.txt(domain.ownership.name), (answer) =>
+              ownershipProof(answer, domain.ownership.value)
+            )
+          : Effect.succeed(undefined),
+        requirement._tag === "ProvedByClaim" ? Effect.succeed([]) : observeWildcard(domain.hostname)
+      ],
+      { concurrency: "unbounded" }
+    )
+    const outcome = verdictWithOwnership(domain.hostname, domain.status, domain.ownership, verdict, {
+      requirement,
+      proof,
+      wildcard
+    })
+    const checked = applyVerdict(
+      withOwnershipRequired(domain, needsRecord(requirement)),
+      outcome.verdict,
+      checkedAt
+    )
+    const lost = ownershipLostProblem(domain.hostname, "proved")
+    const losers =
+      outcome.proved && checked.status === "verified"
+        ? holders
+            .filter((other) => other.account !== domain.account && !hasLostOwnership(other))
+            .map((other) => loseOwnership(other, lost, checkedAt))
+        : []
+    return { domain: checked, losers } satisfies DomainCheck
   })
+
+/** Stores the losers of a check (before the winner, so that only one domain is ever verified). */
+export const storeLosers = (check: DomainCheck) =>
+  Effect.flatMap(CustomDomainRepository, (repository) =>
+    Effect.forEach(check.losers, (loser) => repository.update(loser), { discard: true })
+  )
 
 const save = (domain: CustomDomain) =>
   Effect.flatMap(CustomDomainRepository, (repository) => repository.update(domain)).pipe(
@@ -170,7 +302,9 @@ const save = (domain: CustomDomain) =>
 export const verifyNow = (account: AccountName, id: ProjectId, hostnameText: string) =>
   Effect.gen(function* () {
     const domain = restartVerificationWindow(yield* findDomain(account, id, hostnameText), yield* now)
-    return yield* save(yield* checkDomain(domain))
+    const check = yield* checkDomain(domain)
+    yield* storeLosers(check)
+    return yield* save(check.domain)
   })
 
 /**
@@ -188,7 +322,9 @@ export const reverifyDomain = (account: AccountName, id: ProjectId, hostnameText
       })
     }
     const checkedAt = yield* now
-    const checked = yield* checkDomain(restartVerificationWindow(domain, checkedAt))
+    const check = yield* checkDomain(restartVerificationWindow(domain, checkedAt))
+    yield* storeLosers(check)
+    const checked = check.domain
     return yield* save(checked.status === "verified" ? requestCertificate(checked, checkedAt) : checked)
   })
 
@@ -201,7 +337,15 @@ export const removeDomain = (account: AccountName, id: ProjectId, hostnameText: 
       yield* projects.saveConfig(id, withoutDomain(stored.value, domain.hostname, yield* defaultHostname(id)))
     }
     yield* Effect.flatMap(CustomDomainRepository, (repository) => repository.remove(id, domain.hostname))
-    yield* Effect.flatMap(CertificateStore, (certificates) => certificates.remove(domain.hostname))
+    // Only the verified domain is served with the hostname's certificate; another account's domain
+    // with the same hostname keeps whatever the winner has.
+    if (domain.status === "verified") {
+      const removedAt = yield* now
+      yield* Effect.flatMap(OwnershipRepository, (ownership) =>
+        ownership.recordRelease(account, domain.hostname, removedAt)
+      )
+      yield* Effect.flatMap(CertificateStore, (certificates) => certificates.remove(domain.hostname))
+    }
   })
 
 export const getDomainConfig = (account: AccountName, id: ProjectId) =>
@@ -254,7 +398,7 @@ export const resolveEdgeFrom = (host: string): Effect.Effect<EdgeResolution, Sto
     const hostname = normaliseHostname(name, reservedNamesOf(settings))
     if (Result.isFailure(hostname)) return { decision: none, projectId: undefined }
     const domain = yield* Effect.flatMap(CustomDomainRepository, (repository) =>
-      repository.findByHostname(hostname.success)
+      repository.findVerified(hostname.success)
     )
     if (Option.isNone(domain)) return { decision: none, projectId: undefined }
     const projectId = domain.value.projectId

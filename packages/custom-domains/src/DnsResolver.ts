@@ -13,6 +13,8 @@ export class DnsResolver extends Context.Service<
     readonly cname: (name: string) => Effect.Effect<DnsAnswer<string>>
     /** The A and AAAA addresses of `name` (following CNAMEs, as a resolver does), deduplicated. */
     readonly addresses: (name: string) => Effect.Effect<DnsAnswer<string>>
+    /** The TXT records at `name`, each record's strings joined as one value. */
+    readonly txt: (name: string) => Effect.Effect<DnsAnswer<string>>
     /** The CAA records at `name` exactly (no climbing: the CAA rule climbs itself). */
     readonly caa: (name: string) => Effect.Effect<DnsAnswer<CaaRecord>>
   }

@@ -16,7 +16,7 @@ export class DomainNotFound extends Schema.TaggedError<DomainNotFound>()("Domain
   hostname: Schema.String
 }) {}
 
-/** Another project (of any account) already has this hostname. */
+/** Another project of the same account already has this hostname (another account's: see Ownership). */
 export class HostnameTaken extends Schema.TaggedError<HostnameTaken>()("HostnameTaken", {
   hostname: Schema.String
 }) {}
@@ -36,4 +36,14 @@ export class InvalidDomainRequest extends Schema.TaggedError<InvalidDomainReques
 export class NotReverifiable extends Schema.TaggedError<NotReverifiable>()("NotReverifiable", {
   hostname: Schema.String,
   reason: Schema.String
+}) {}
+
+/** The hostname lies at or under an apex that another account has claimed and proved. */
+export class DomainClaimed extends Schema.TaggedError<DomainClaimed>()("DomainClaimed", {
+  hostname: Schema.String
+}) {}
+
+/** No claim of this apex by the caller's account (another account's claim is never shown). */
+export class ClaimNotFound extends Schema.TaggedError<ClaimNotFound>()("ClaimNotFound", {
+  apex: Schema.String
 }) {}

@@ -26,13 +26,14 @@ export interface DnsObservation {
 }
 
 export type VerificationVerdict =
-  | { readonly _tag: "Verified" }
+  /** Verified; `problems` are advice that does not stop it (`wildcard_record`, `ownership_required`). */
+  | { readonly _tag: "Verified"; readonly problems: ReadonlyArray<Problem> }
   /** DNS answered, and the answer is not what is required. */
   | { readonly _tag: "Unverified"; readonly problems: ReadonlyArray<Problem> }
   /** DNS did not answer: try again later; a verified domain stays verified. */
   | { readonly _tag: "Inconclusive"; readonly problems: ReadonlyArray<Problem> }
 
-const verified: VerificationVerdict = { _tag: "Verified" }
+const verified: VerificationVerdict = { _tag: "Verified", problems: [] }
 const unverified = (problem: Problem): VerificationVerdict => ({ _tag: "Unverified", problems: [problem] })
 
 const dnsError = (

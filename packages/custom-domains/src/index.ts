@@ -38,9 +38,35 @@ export {
   restartIssuance
 } from "./CertificateLifecycle.js"
 export {
+  applyClaimCheck,
+  Claim,
+  ClaimRecord,
+  ClaimResource,
+  ClaimStatus,
+  claimCovers,
+  claimRecheckInterval,
+  claimRetryAfterDnsError,
+  lapseClaim,
+  newClaim
+} from "./Claim.js"
+export { checkDueClaims, type DueClaimRound } from "./ClaimChecks.js"
+export { ClaimRepository } from "./ClaimRepository.js"
+export {
+  type ClaimCheck,
+  type CreatedClaim,
+  checkClaim,
+  createClaim,
+  deleteClaim,
+  getClaim,
+  listClaims,
+  storeClaimTakeover,
+  verifyClaim
+} from "./Claims.js"
+export {
   Certificate,
   CertificateStatus,
   CustomDomain,
+  type CustomDomainKey,
   CustomDomainResource,
   CustomDomainStatus,
   DnsRecordInstruction,
@@ -60,7 +86,14 @@ export {
   type DueCheckRound,
   workOnCustomDomain
 } from "./CustomDomainChecks.js"
-export { applyVerdict, newCustomDomain, restartVerificationWindow } from "./CustomDomainLifecycle.js"
+export {
+  applyVerdict,
+  hasLostOwnership,
+  loseOwnership,
+  newCustomDomain,
+  restartVerificationWindow,
+  withOwnershipRequired
+} from "./CustomDomainLifecycle.js"
 export { Problem, ProblemCode } from "./CustomDomainProblem.js"
 export { type CustomDomainLease, CustomDomainRepository } from "./CustomDomainRepository.js"
 export {
@@ -68,6 +101,7 @@ export {
   changePlan,
   checkDomain,
   createProject,
+  type DomainCheck,
   type EdgeLookups,
   type EdgeResolution,
   findOwnedProject,
@@ -75,12 +109,14 @@ export {
   getDomainConfig,
   listDomains,
   observeDomain,
+  ownershipFactsOf,
   putDomainConfig,
   recordProjectDeploy,
   removeDomain,
   resolveEdge,
   resolveEdgeFrom,
   reverifyDomain,
+  storeLosers,
   verifyNow
 } from "./CustomDomains.js"
 export { CaaRecord, DnsAnswer, DnsFailure, DnsFailureReason, DnsNoRecords, DnsRecords } from "./DnsAnswer.js"
@@ -96,7 +132,9 @@ export {
 } from "./DomainConfig.js"
 export { decideForCustomDomain, decideForDefaultHostname, type EdgeDecision } from "./EdgeDecision.js"
 export {
+  ClaimNotFound,
   DeployRequired,
+  DomainClaimed,
   DomainNotFound,
   HostnameTaken,
   InvalidDomainRequest,
@@ -126,6 +164,27 @@ export {
   renewCertificate,
   requestCertificate
 } from "./IssuanceSchedule.js"
+export {
+  type HostnameRelease,
+  needsRecord,
+  type OwnershipFacts,
+  type OwnershipProof,
+  OwnershipRecord,
+  type OwnershipRequirement,
+  OwnershipToken,
+  ownershipLostProblem,
+  ownershipProof,
+  ownershipRecord,
+  ownershipRecordName,
+  ownershipRecordValue,
+  ownershipRequiredProblem,
+  ownershipRequirement,
+  recentHoldWindow,
+  wildcardProbeName,
+  wildcardProblem
+} from "./Ownership.js"
+export { OwnershipRepository } from "./OwnershipRepository.js"
+export { type OwnershipObservation, type OwnershipOutcome, verdictWithOwnership } from "./OwnershipVerdict.js"
 export { isPaidPlan, Plan } from "./Plan.js"
 export { PlatformSettings, reservedNamesOf } from "./PlatformSettings.js"
 export {

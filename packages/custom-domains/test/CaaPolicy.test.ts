@@ -409,6 +409,7 @@ describe("checkCaa", () => {
     const layer = Layer.succeed(DnsResolver, {
       cname: () => Effect.die("cname is not asked"),
       addresses: () => Effect.die("addresses is not asked"),
+      txt: () => Effect.die("txt is not asked"),
       caa: (name) =>
         Effect.sync(() => {
           asked.push(name)

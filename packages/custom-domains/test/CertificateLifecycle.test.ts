@@ -120,7 +120,7 @@ describe("transitions", () => {
 
 describe("diagnoseDelay", () => {
   const hostname = "docs.example.com"
-  const verified: VerificationVerdict = { _tag: "Verified" }
+  const verified: VerificationVerdict = { _tag: "Verified", problems: [] }
   const unverified: VerificationVerdict = { _tag: "Unverified", problems: [mismatch, conflicting] }
   const inconclusive: VerificationVerdict = { _tag: "Inconclusive", problems: [dnsError] }
 

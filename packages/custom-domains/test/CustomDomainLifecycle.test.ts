@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { AccountName } from "@petstore/kernel"
 import { Clock, Effect, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import fc from "fast-check"
@@ -8,12 +9,18 @@ import {
   CustomDomain,
   CustomDomainResource,
   Hostname,
+  hasLostOwnership,
+  loseOwnership,
+  makeIssuance,
   newCustomDomain,
+  OwnershipToken,
   Problem,
   ProjectId,
   restartVerificationWindow,
-  type VerificationVerdict
+  type VerificationVerdict,
+  withOwnershipRequired
 } from "../src/index.js"
+import { addedDomain, sampleToken } from "./support/Domains.js"
 
 const second = 1000
 const minute = 60 * second
@@ -32,11 +39,11 @@ const dnsError = new Problem({
   code: "dns_error",
   message: "The CNAME lookup did not get an answer (timeout)."
 })
-const verifiedVerdict: VerificationVerdict = { _tag: "Verified" }
+const verifiedVerdict: VerificationVerdict = { _tag: "Verified", problems: [] }
 const unverified: VerificationVerdict = { _tag: "Unverified", problems: [notFound] }
 const inconclusive: VerificationVerdict = { _tag: "Inconclusive", problems: [dnsError] }
 
-const fresh = (hostname = docs, now = t0) => newCustomDomain(hostname, projectId, target, now)
+const fresh = (hostname: string = docs, now = t0) => addedDomain(hostname, projectId, target, now)
 const verifiedAt = (offset: number) => applyVerdict(fresh(), verifiedVerdict, at(offset))
 
 describe("newCustomDomain", () => {
@@ -85,9 +92,35 @@ describe("newCustomDomain", () => {
         deadline: "2027-03-03T12:00:00.000Z",
         problems: []
       },
+      ownership: {
+        type: "TXT",
+        name: "_petstore-challenge.example.com",
+        value: `petstore-verification=${sampleToken}`,
+        required: false
+      },
       certificate: { status: "none", issuedAt: null, expiresAt: null, problems: [] },
       createdAt: "2027-03-01T12:00:00.000Z"
     })
+  })
+
+  it("carries its account and the TXT ownership record of the account's token, required or not", () => {
+    const rival = AccountName.make("rival")
+    const token = OwnershipToken.make("ffffffffffffffffffffffffffffffff")
+    const domain = newCustomDomain({ account: rival, projectId }, docs, { token, required: true }, target, t0)
+    expect(domain.account).toBe("rival")
+    expect({ ...domain.ownership }).toStrictEqual({
+      type: "TXT",
+      name: "_petstore-challenge.docs.example.com",
+      value: "petstore-verification=ffffffffffffffffffffffffffffffff",
+      required: true
+    })
+    expect(fresh().ownership.required).toBe(false)
+  })
+
+  it("shows neither its account nor its issuance to the owner", () => {
+    const encoded = Schema.encodeSync(CustomDomainResource)(fresh())
+    expect(Object.keys(encoded)).not.toContain("account")
+    expect(Object.keys(encoded)).not.toContain("issuance")
   })
 })
 
@@ -102,6 +135,16 @@ describe("applyVerdict", () => {
       deadline: at(48 * hour),
       problems: []
     })
+  })
+
+  it("Verified keeps the advice that does not stop it (a wildcard record) as the domain's problems", () => {
+    const advice = new Problem({
+      code: "wildcard_record",
+      message: "Every name under example.com reaches the platform"
+    })
+    const checked = applyVerdict(fresh(), { _tag: "Verified", problems: [advice] }, at(minute))
+    expect(checked.status).toBe("verified")
+    expect(checked.verification.problems).toStrictEqual([advice])
   })
 
   it("Verified keeps a certificate that is already under way or issued", () => {
@@ -304,5 +347,78 @@ describe("restartVerificationWindow", () => {
     const restarted = restartVerificationWindow(verifiedAt(0), at(100 * hour))
     expect(restarted.status).toBe("verified")
     expect(restarted.certificate.status).toBe("pending")
+  })
+})
+
+describe("loseOwnership", () => {
+  const lost = new Problem({
+    code: "ownership_lost",
+    message: "Another account proved it owns docs.example.com"
+  })
+  const issuing = restartVerificationWindow(verifiedAt(0), at(hour))
+
+  it("fails the domain with only that problem, checks nothing more and stops its certificate", () => {
+    const withOrder = new CustomDomain({
+      ...verifiedAt(0),
+      issuance: makeIssuance({ requestedAt: at(0), order: null, nextAttemptAt: at(minute), attempts: 1 })
+    })
+    const loser = loseOwnership(withOrder, lost, at(2 * hour))
+    expect(loser.status).toBe("failed")
+    expect({ ...loser.verification }).toStrictEqual({
+      lastCheckedAt: at(2 * hour),
+      nextCheckAt: null,
+      deadline: withOrder.verification.deadline,
+      problems: [lost]
+    })
+    expect(loser.issuance).toBeNull()
+    expect({ ...loser.certificate }).toStrictEqual({
+      status: "none",
+      issuedAt: null,
+      expiresAt: null,
+      problems: []
+    })
+    expect(loser.ownership).toStrictEqual(withOrder.ownership)
+  })
+
+  // A loser that proves ownership later gets a certificate of its own: the one it had is not its
+  // any more (the store keeps one per hostname, the winner's).
+  it("asks for a new certificate when the loser verifies again", () => {
+    const loser = loseOwnership(issuing, lost, at(2 * hour))
+    const back = applyVerdict(restartVerificationWindow(loser, at(3 * hour)), verifiedVerdict, at(3 * hour))
+    expect(back.status).toBe("verified")
+    expect(back.certificate.status).toBe("pending")
+    expect(back.issuance?.requestedAt).toStrictEqual(at(3 * hour))
+  })
+})
+
+describe("hasLostOwnership", () => {
+  const lost = new Problem({ code: "ownership_lost", message: "lost" })
+
+  it("is true of a domain failed with ownership_lost only", () => {
+    const loser = loseOwnership(verifiedAt(0), lost, at(hour))
+    expect(hasLostOwnership(loser)).toBe(true)
+    expect(hasLostOwnership(verifiedAt(0))).toBe(false)
+    expect(hasLostOwnership(fresh())).toBe(false)
+    expect(hasLostOwnership(applyVerdict(fresh(), unverified, at(48 * hour)))).toBe(false)
+  })
+
+  it("is false again once Verify restarts the domain", () => {
+    const loser = loseOwnership(fresh(), lost, at(hour))
+    expect(hasLostOwnership(restartVerificationWindow(loser, at(2 * hour)))).toBe(false)
+  })
+})
+
+describe("withOwnershipRequired", () => {
+  it("changes only the record's required flag", () => {
+    const domain = verifiedAt(0)
+    const required = withOwnershipRequired(domain, true)
+    expect(required.ownership.required).toBe(true)
+    expect({ ...required, ownership: domain.ownership }).toStrictEqual({ ...domain })
+    expect(withOwnershipRequired(required, false).ownership).toStrictEqual(domain.ownership)
+  })
+
+  it("answers the same domain when the flag is already so", () => {
+    const domain = fresh()
+    expect(withOwnershipRequired(domain, false)).toBe(domain)
   })
 })

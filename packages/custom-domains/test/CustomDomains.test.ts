@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { AccountName } from "@petstore/kernel"
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import {
   addDomain,
@@ -36,39 +35,21 @@ import {
   records,
   servfail
 } from "./support/CustomDomainWorld.js"
+import {
+  acme,
+  deployedProject,
+  expectFailure,
+  hour,
+  minute,
+  nowDate,
+  rival,
+  second,
+  t0,
+  verifiedDomain
+} from "./support/UseCases.js"
 
-const second = 1000
-const minute = 60 * second
-const hour = 60 * minute
-const t0 = Date.parse("2027-03-01T12:00:00.000Z")
-const acme = AccountName.make("acme")
-const rival = AccountName.make("rival")
 const handbook = ProjectId.make("handbook")
 const guide = ProjectId.make("guide")
-
-const nowDate = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
-
-/** A project of `account` on `plan` with a succeeded deploy, at t0. */
-const deployedProject = (id: ProjectId, plan: "pro" | "enterprise" | "free" = "pro", account = acme) =>
-  Effect.gen(function* () {
-    yield* TestClock.setTime(t0)
-    yield* createProject(account, id, plan)
-    return yield* recordProjectDeploy(account, id, "succeeded")
-  })
-
-/** Adds `hostname` to `id` with DNS already right, and verifies it. */
-const verifiedDomain = (id: ProjectId, hostname: string, account = acme) =>
-  Effect.gen(function* () {
-    const world = yield* FakeWorld
-    yield* world.setDns(hostname, hostname.split(".").length === 2 ? aliasToTarget : cnameToTarget)
-    yield* addDomain(account, id, hostname)
-    const domain = yield* verifyNow(account, id, hostname)
-    expect(domain.status).toBe("verified")
-    return domain
-  })
-
-const expectFailure = <A, E, R>(effect: Effect.Effect<A, E, R>, expected: unknown) =>
-  Effect.map(Effect.flip(effect), (error) => expect(error).toStrictEqual(expected))
 
 describe("addDomain", () => {
   it.effect("adds a pending subdomain with its CNAME instruction, due for a check at once", () =>
@@ -170,19 +151,41 @@ describe("addDomain", () => {
       }).pipe(Effect.provide(fakeWorld))
   )
 
-  it.effect("refuses a hostname any project already has (HostnameTaken), whatever its spelling", () =>
+  it.effect(
+    "refuses a hostname another project of the same account has (HostnameTaken), whatever its spelling",
+    () =>
+      Effect.gen(function* () {
+        yield* deployedProject(handbook)
+        yield* deployedProject(guide)
+        yield* addDomain(acme, handbook, "docs.example.com")
+        for (const [project, spelling] of [
+          [handbook, "docs.example.com"],
+          [guide, "DOCS.example.com."]
+        ] as const) {
+          yield* expectFailure(
+            addDomain(acme, project, spelling),
+            new HostnameTaken({ hostname: "docs.example.com" })
+          )
+        }
+        expect((yield* listDomains(acme, guide)).domains).toStrictEqual([])
+      }).pipe(Effect.provide(fakeWorld))
+  )
+
+  it.effect("adds a hostname another account has too, its ownership record required for both", () =>
     Effect.gen(function* () {
+      const world = yield* FakeWorld
       yield* deployedProject(handbook)
       yield* deployedProject(guide, "pro", rival)
-      yield* addDomain(acme, handbook, "docs.example.com")
-      yield* expectFailure(
-        addDomain(acme, handbook, "DOCS.example.com."),
-        new HostnameTaken({ hostname: "docs.example.com" })
-      )
-      yield* expectFailure(
-        addDomain(rival, guide, "docs.example.com"),
-        new HostnameTaken({ hostname: "docs.example.com" })
-      )
+      const first = yield* addDomain(acme, handbook, "docs.example.com")
+      expect(first.ownership.required).toBe(false)
+      const contender = yield* addDomain(rival, guide, "Docs.Example.com")
+      expect(contender.status).toBe("pending")
+      expect(contender.ownership.required).toBe(true)
+      expect(contender.ownership.name).toBe("_petstore-challenge.docs.example.com")
+      expect(contender.ownership.value).not.toBe(first.ownership.value)
+      const stored = Option.getOrThrow(yield* world.storedDomain("docs.example.com", handbook))
+      expect(stored.ownership.required).toBe(true)
+      expect(stored.ownership.value).toBe(first.ownership.value)
     }).pipe(Effect.provide(fakeWorld))
   )
 })

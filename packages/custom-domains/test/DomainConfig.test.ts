@@ -9,13 +9,12 @@ import {
   DomainConfig,
   DomainRedirect,
   defaultDomainConfig,
-  Hostname,
-  newCustomDomain,
   Problem,
   ProjectId,
   validateDomainConfig,
   withoutDomain
 } from "../src/index.js"
+import { addedDomain } from "./support/Domains.js"
 
 const target = "cname.docs-platform.net"
 const t0 = new Date("2027-03-01T12:00:00.000Z")
@@ -24,8 +23,8 @@ const handbook = ProjectId.make("handbook")
 const other = ProjectId.make("other")
 
 const domainOf = (hostname: string, status: CustomDomainStatus, projectId = handbook): CustomDomain => {
-  const domain = newCustomDomain(Hostname.make(hostname), projectId, target, t0)
-  if (status === "verified") return applyVerdict(domain, { _tag: "Verified" }, t0)
+  const domain = addedDomain(hostname, projectId, target, t0)
+  if (status === "verified") return applyVerdict(domain, { _tag: "Verified", problems: [] }, t0)
   const problems = [new Problem({ code: "record_not_found", message: "No record was found" })]
   return applyVerdict(
     domain,

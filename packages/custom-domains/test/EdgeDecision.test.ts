@@ -13,8 +13,6 @@ import {
   decideForCustomDomain,
   decideForDefaultHostname,
   defaultDomainConfig,
-  Hostname,
-  newCustomDomain,
   type Plan,
   Problem,
   Project,
@@ -33,6 +31,7 @@ import {
   fakeWorld,
   servfail
 } from "./support/CustomDomainWorld.js"
+import { addedDomain } from "./support/Domains.js"
 
 const t0 = new Date("2027-03-01T12:00:00.000Z")
 const acme = AccountName.make("acme")
@@ -52,8 +51,8 @@ const projectWith = (plan: Plan, history: DeployHistory) =>
     createdAt: t0
   })
 const domainWith = (status: CustomDomainStatus, hostname = "docs.example.com") => {
-  const domain = newCustomDomain(Hostname.make(hostname), handbook, cnameTarget, t0)
-  if (status === "verified") return applyVerdict(domain, { _tag: "Verified" }, t0)
+  const domain = addedDomain(hostname, handbook, cnameTarget, t0)
+  if (status === "verified") return applyVerdict(domain, { _tag: "Verified", problems: [] }, t0)
   const problems = [new Problem({ code: "record_not_found", message: "none" })]
   const when = status === "failed" ? new Date(t0.getTime() + 48 * 3_600_000) : t0
   return applyVerdict(domain, { _tag: "Unverified", problems }, when)

@@ -10,21 +10,19 @@ import {
   certificateIssued,
   firstPollAfter,
   firstRetryAfter,
-  Hostname,
   Issuance,
   isDelayDue,
   isIssuanceDue,
   longestPollInterval,
   longestRetryInterval,
-  newCustomDomain,
   OrderRef,
   orderRefused,
   orderStarted,
   orderWaiting,
   Problem,
-  ProjectId,
   requestCertificate
 } from "../src/index.js"
+import { addedDomain } from "./support/Domains.js"
 
 const second = 1000
 const minute = 60 * second
@@ -38,7 +36,7 @@ const caaProblem = new Problem({
   found: ['0 issue "x.test"']
 })
 
-const added = newCustomDomain(Hostname.make("docs.example.com"), ProjectId.make("handbook"), "cname.test", t0)
+const added = addedDomain("docs.example.com", "handbook", "cname.test", t0)
 /** Verified at t0, its certificate asked for then. */
 const requested = requestCertificate(new CustomDomain({ ...added, status: "verified" }), t0)
 const withStatus = (status: CertificateStatus) =>

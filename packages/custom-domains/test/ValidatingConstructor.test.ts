@@ -8,13 +8,12 @@ import {
   makeCustomDomain,
   makeIssuance,
   makeVerification,
-  newCustomDomain,
-  ProjectId,
   Verification
 } from "../src/index.js"
+import { addedDomain } from "./support/Domains.js"
 
 const t0 = new Date("2027-03-01T12:00:00.000Z")
-const added = newCustomDomain(Hostname.make("docs.example.com"), ProjectId.make("handbook"), "cname.test", t0)
+const added = addedDomain("docs.example.com", "handbook", "cname.test", t0)
 
 // Any valid domain, but for its hostname: generating from the hostname's pattern would mostly yield
 // names that are not real hostnames.

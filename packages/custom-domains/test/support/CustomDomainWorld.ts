@@ -1,27 +1,34 @@
 /**
- * In-memory fakes of the custom-domain ports for use-case tests: Ref-based project and domain
- * repositories (with leases, as the port describes them), a table-driven DNS resolver, a scripted
- * certificate authority with its certificate store, and fixed platform settings. `FakeWorld` gives
- * a test the knobs: DNS answers, the CA's behaviour, lookups made, calls recorded.
+ * In-memory fakes of the custom-domain ports for use-case tests: Ref-based project, domain and claim
+ * repositories (with leases, as the ports describe them), ownership tokens and releases, a
+ * table-driven DNS resolver (wildcard entries included), a scripted certificate authority with its
+ * certificate store, and fixed platform settings. `FakeWorld` gives a test the knobs: DNS answers,
+ * the CA's behaviour, lookups made, calls recorded.
  */
 
-import { StorageError } from "@petstore/kernel"
+import { type AccountName, StorageError } from "@petstore/kernel"
 import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Ref } from "effect"
 import {
   type CaaRecord,
   CertificateIssuer,
   CertificateIssuerError,
   CertificateStore,
+  type Claim,
+  ClaimRepository,
   type CustomDomain,
+  type CustomDomainKey,
   type CustomDomainLease,
   CustomDomainRepository,
   type DnsAnswer,
+  DnsName,
   DnsResolver,
   type DomainConfig,
-  type Hostname,
+  type HostnameRelease,
   HostnameTaken,
   OrderRef,
   type OrderState,
+  OwnershipRepository,
+  OwnershipToken,
   PlatformSettings,
   type Project,
   ProjectIdTaken,
@@ -45,6 +52,7 @@ export const records = (first: string, ...rest: Array<string>): DnsAnswer<string
 export interface DnsEntry {
   readonly cname?: DnsAnswer<string>
   readonly addresses?: DnsAnswer<string>
+  readonly txt?: DnsAnswer<string>
   readonly caa?: DnsAnswer<CaaRecord>
 }
 
@@ -72,36 +80,65 @@ interface DomainRow {
   readonly lease: CustomDomainLease | null
 }
 
+interface ClaimRow {
+  readonly claim: Claim
+  readonly lease: CustomDomainLease | null
+}
+
 export interface WorldControls {
-  /** Sets what DNS answers for `name` (any name not set answers NXDOMAIN). */
+  /**
+   * Sets what DNS answers for `name` (any name not set answers NXDOMAIN, unless a `*.<parent>` entry
+   * is set: a wildcard answers for every name under its parent that has no entry of its own).
+   */
   readonly setDns: (name: string, entry: DnsEntry) => Effect.Effect<void>
   /** Runs `effect` while `name`'s CNAME is being looked up (between a claim and its completion). */
   readonly duringLookup: (name: string, effect: Effect.Effect<void>) => Effect.Effect<void>
-  /** Every lookup made, as "cname <name>" or "addresses <name>". */
+  /** Every lookup made, as "cname <name>", "addresses <name>", "txt <name>" or "caa <name>". */
   readonly lookups: Effect.Effect<ReadonlyArray<string>>
   readonly claimCalls: Effect.Effect<ReadonlyArray<ClaimCall>>
+  /** The hostnames whose domain lease was given back, in order. */
   readonly releases: Effect.Effect<ReadonlyArray<string>>
-  readonly leaseOf: (hostname: string) => Effect.Effect<CustomDomainLease | null>
+  /** The lease of the domain with `hostname` (of `projectId`, else the first one stored). */
+  readonly leaseOf: (hostname: string, projectId?: string) => Effect.Effect<CustomDomainLease | null>
   /** Hands the lease of `hostname` to another holder (a worker that took an expired lease over). */
   readonly stealLease: (hostname: string, holder: string) => Effect.Effect<void>
   /** Makes storing any batch of results that holds `hostname` fail with a storage error. */
   readonly failCompletionOf: (hostname: string) => Effect.Effect<void>
-  /** Removes a domain behind the use cases' back (another request deleting it). */
+  /** Removes every domain with `hostname` behind the use cases' back (another request deleting it). */
   readonly removeDirectly: (hostname: string) => Effect.Effect<void>
-  readonly storedDomain: (hostname: string) => Effect.Effect<Option.Option<CustomDomain>>
+  /** The domain with `hostname` of `projectId` (else the first one stored). */
+  readonly storedDomain: (hostname: string, projectId?: string) => Effect.Effect<Option.Option<CustomDomain>>
   readonly storedConfig: (projectId: string) => Effect.Effect<Option.Option<DomainConfig>>
+  readonly storedClaim: (account: AccountName, apex: string) => Effect.Effect<Option.Option<Claim>>
+  /** The lease of `account`'s claim of `apex`. */
+  readonly claimLeaseOf: (account: AccountName, apex: string) => Effect.Effect<CustomDomainLease | null>
+  /** Every release of `hostname` recorded (`OwnershipRepository.recordRelease`), latest per account. */
+  readonly hostnameReleases: (hostname: string) => Effect.Effect<ReadonlyArray<HostnameRelease>>
   readonly setCa: (behaviour: CaBehaviour) => Effect.Effect<void>
   /** Hostnames the CA was asked to open an order for, in order. */
   readonly ordersOpened: Effect.Effect<ReadonlyArray<string>>
   readonly storedCertificate: (hostname: string) => Effect.Effect<Option.Option<StoredCertificate>>
+  /** Puts a certificate in the store directly (one issued before the test starts). */
+  readonly saveCertificate: (hostname: string, certificate: StoredCertificate) => Effect.Effect<void>
 }
 
 export class FakeWorld extends Context.Service<FakeWorld, WorldControls>()("test/FakeWorld") {}
+
+const domainKey = (key: CustomDomainKey) => `${key.projectId} ${key.hostname}`
+const claimKey = (account: string, apex: string) => `${account} ${apex}`
+
+const without = <K, V>(map: ReadonlyMap<K, V>, keys: ReadonlyArray<K>) => {
+  const next = new Map(map)
+  for (const key of keys) next.delete(key)
+  return next
+}
 
 export const fakeWorld: Layer.Layer<
   | FakeWorld
   | ProjectRepository
   | CustomDomainRepository
+  | ClaimRepository
+  | OwnershipRepository
   | DnsResolver
   | PlatformSettings
   | CertificateIssuer
@@ -111,6 +148,9 @@ export const fakeWorld: Layer.Layer<
     const projects = yield* Ref.make(new Map<string, Project>())
     const configs = yield* Ref.make(new Map<string, DomainConfig>())
     const domains = yield* Ref.make(new Map<string, DomainRow>())
+    const claims = yield* Ref.make(new Map<string, ClaimRow>())
+    const tokens = yield* Ref.make(new Map<string, OwnershipToken>())
+    const hostnameReleases = yield* Ref.make(new Map<string, ReadonlyMap<AccountName, Date>>())
     const dns = yield* Ref.make(
       new Map<string, DnsEntry>([[cnameTarget, { cname: nxdomain, addresses: records(...targetAddresses) }]])
     )
@@ -124,19 +164,38 @@ export const fakeWorld: Layer.Layer<
     const ordersOpened = yield* Ref.make<ReadonlyArray<string>>([])
     const certificates = yield* Ref.make(new Map<string, StoredCertificate>())
 
-    const setRow = (hostname: string, row: DomainRow) =>
-      Ref.update(domains, (map) => new Map(map).set(hostname, row))
-    const deleteRow = (hostname: string) =>
-      Ref.update(domains, (map) => {
-        const next = new Map(map)
-        next.delete(hostname)
-        return next
+    const setRow = (row: DomainRow) =>
+      Ref.update(domains, (map) => new Map(map).set(domainKey(row.domain), row))
+    const rowsOf = (hostname: string) =>
+      Effect.map(Ref.get(domains), (map) =>
+        Array.from(map.values()).filter((row) => row.domain.hostname === hostname)
+      )
+    const rowOf = (hostname: string, projectId?: string) =>
+      Effect.map(rowsOf(hostname), (rows) =>
+        rows.find((row) => projectId === undefined || row.domain.projectId === projectId)
+      )
+    const allDomains = Effect.map(Ref.get(domains), (map) => Array.from(map.values(), (row) => row.domain))
+    const setClaimRow = (row: ClaimRow) =>
+      Ref.update(claims, (map) => new Map(map).set(claimKey(row.claim.account, row.claim.apex), row))
+    const allClaims = Effect.map(Ref.get(claims), (map) => Array.from(map.values(), (row) => row.claim))
+    const isDue = (dueAt: Date | null, lease: CustomDomainLease | null, now: Date) =>
+      dueAt !== null &&
+      dueAt.getTime() <= now.getTime() &&
+      (lease === null || lease.until.getTime() <= now.getTime())
+
+    /** The entry of `name`, or of the wildcard of its parent, as an authoritative server answers. */
+    const entryOf = (name: string) =>
+      Effect.map(Ref.get(dns), (table) => {
+        const exact = table.get(name.toLowerCase())
+        if (exact !== undefined) return exact
+        const parent = DnsName.labelsOf(name.toLowerCase()).slice(1).join(".")
+        return table.get(`*.${parent}`)
       })
 
     const caaLookup = (name: string) =>
       Effect.gen(function* () {
         yield* Ref.update(lookups, (all) => [...all, `caa ${name}`])
-        const entry = (yield* Ref.get(dns)).get(name.toLowerCase())
+        const entry = yield* entryOf(name)
         return entry?.caa ?? ({ _tag: "NoRecords", reason: "nodata" } as const)
       })
 
@@ -181,22 +240,17 @@ export const fakeWorld: Layer.Layer<
       save: (hostname, certificate) =>
         Ref.update(certificates, (map) => new Map(map).set(hostname, certificate)),
       find: (hostname) => Effect.map(Ref.get(certificates), (map) => Option.fromNullishOr(map.get(hostname))),
-      remove: (hostname) =>
-        Ref.update(certificates, (map) => {
-          const next = new Map(map)
-          next.delete(hostname)
-          return next
-        })
+      remove: (hostname) => Ref.update(certificates, (map) => without(map, [hostname]))
     }
 
-    const lookup = (kind: "cname" | "addresses", name: string) =>
+    const lookup = (kind: "cname" | "addresses" | "txt", name: string) =>
       Effect.gen(function* () {
         yield* Ref.update(lookups, (all) => [...all, `${kind} ${name}`])
         if (kind === "cname") {
           const hook = (yield* Ref.get(hooks)).get(name)
           if (hook !== undefined) yield* hook
         }
-        const entry = (yield* Ref.get(dns)).get(name.toLowerCase())
+        const entry = yield* entryOf(name)
         return entry?.[kind] ?? nxdomain
       })
 
@@ -217,40 +271,53 @@ export const fakeWorld: Layer.Layer<
       saveConfig: (id, config) => Ref.update(configs, (m) => new Map(m).set(id, config))
     }
 
+    const byCreation = (a: CustomDomain, b: CustomDomain) => a.createdAt.getTime() - b.createdAt.getTime()
+
     const domainRepository: CustomDomainRepository["Service"] = {
       insert: (domain) =>
-        Effect.flatMap(Ref.get(domains), (map) =>
-          map.has(domain.hostname)
+        Effect.flatMap(rowsOf(domain.hostname), (rows) =>
+          rows.some((row) => row.domain.account === domain.account)
             ? Effect.fail(new HostnameTaken({ hostname: domain.hostname }))
-            : setRow(domain.hostname, { domain, lease: null })
+            : setRow({ domain, lease: null })
         ),
-      findByHostname: (hostname) =>
+      findInProject: (projectId, hostname) =>
         Effect.map(Ref.get(domains), (map) =>
-          Option.map(Option.fromNullishOr(map.get(hostname)), (r) => r.domain)
+          Option.map(Option.fromNullishOr(map.get(domainKey({ projectId, hostname }))), (row) => row.domain)
+        ),
+      findVerified: (hostname) =>
+        Effect.map(rowsOf(hostname), (rows) =>
+          Option.fromNullishOr(rows.find((row) => row.domain.status === "verified")?.domain)
+        ),
+      listByHostname: (hostname) =>
+        Effect.map(rowsOf(hostname), (rows) => rows.map((row) => row.domain).sort(byCreation)),
+      listAtOrUnder: (apex) =>
+        Effect.map(allDomains, (all) =>
+          all.filter((domain) => DnsName.isAtOrUnder(domain.hostname, apex)).sort(byCreation)
         ),
       listByProject: (projectId) =>
-        Effect.map(Ref.get(domains), (map) =>
-          Array.from(map.values(), (row) => row.domain).filter((domain) => domain.projectId === projectId)
-        ),
+        Effect.map(allDomains, (all) => all.filter((domain) => domain.projectId === projectId)),
       update: (domain) =>
-        Effect.flatMap(Ref.get(domains), (map) => {
-          const row = map.get(domain.hostname)
-          return row === undefined
-            ? Effect.succeed(false)
-            : Effect.as(setRow(domain.hostname, { ...row, domain }), true)
-        }),
-      remove: (projectId, hostname) =>
         Effect.flatMap(Ref.get(domains), (map) =>
-          map.get(hostname)?.domain.projectId === projectId
-            ? Effect.as(deleteRow(hostname), true)
+          map.has(domainKey(domain))
+            ? Effect.as(setRow({ domain, lease: null }), true)
             : Effect.succeed(false)
         ),
+      remove: (projectId, hostname) =>
+        Effect.flatMap(Ref.get(domains), (map) => {
+          const key = domainKey({ projectId, hostname })
+          return map.has(key)
+            ? Effect.as(
+                Ref.update(domains, (m) => without(m, [key])),
+                true
+              )
+            : Effect.succeed(false)
+        }),
       countDue: (now) =>
         Effect.map(
-          Ref.get(domains),
-          (map) =>
-            Array.from(map.values()).filter((row) => {
-              const dueAt = workDueAt(row.domain)
+          allDomains,
+          (all) =>
+            all.filter((domain) => {
+              const dueAt = workDueAt(domain)
               return dueAt !== null && dueAt.getTime() <= now.getTime()
             }).length
         ),
@@ -258,24 +325,17 @@ export const fakeWorld: Layer.Layer<
         Effect.gen(function* () {
           yield* Ref.update(claimCalls, (all) => [...all, { now, limit, lease }])
           const due = Array.from((yield* Ref.get(domains)).values())
-            .filter((row) => {
-              const dueAt = workDueAt(row.domain)
-              return (
-                dueAt !== null &&
-                dueAt.getTime() <= now.getTime() &&
-                (row.lease === null || row.lease.until.getTime() <= now.getTime())
-              )
-            })
+            .filter((row) => isDue(workDueAt(row.domain), row.lease, now))
             .sort((a, b) => (workDueAt(a.domain)?.getTime() ?? 0) - (workDueAt(b.domain)?.getTime() ?? 0))
             .slice(0, limit)
-          for (const row of due) yield* setRow(row.domain.hostname, { domain: row.domain, lease })
+          for (const row of due) yield* setRow({ domain: row.domain, lease })
           return due.map((row) => row.domain)
         }),
-      releaseLease: (hostname, holder) =>
+      releaseLease: (key, holder) =>
         Effect.gen(function* () {
-          yield* Ref.update(releases, (all) => [...all, hostname])
-          const row = (yield* Ref.get(domains)).get(hostname)
-          if (row?.lease?.holder === holder) yield* setRow(hostname, { ...row, lease: null })
+          yield* Ref.update(releases, (all) => [...all, key.hostname])
+          const row = (yield* Ref.get(domains)).get(domainKey(key))
+          if (row?.lease?.holder === holder) yield* setRow({ ...row, lease: null })
         }),
       completeChecks: (checked, holder) =>
         Effect.gen(function* () {
@@ -283,15 +343,103 @@ export const fakeWorld: Layer.Layer<
           if (checked.some((domain) => failing.has(domain.hostname))) {
             return yield* new StorageError({ operation: "completeChecks", cause: new Error("disk full") })
           }
-          const stored: Array<Hostname> = []
+          const stored: Array<CustomDomainKey> = []
           for (const domain of checked) {
-            const row = (yield* Ref.get(domains)).get(domain.hostname)
+            const row = (yield* Ref.get(domains)).get(domainKey(domain))
             if (row === undefined || row.lease?.holder !== holder) continue
-            yield* setRow(domain.hostname, { domain, lease: null })
-            stored.push(domain.hostname)
+            yield* setRow({ domain, lease: null })
+            stored.push({ projectId: domain.projectId, hostname: domain.hostname })
           }
           return stored
         })
+    }
+
+    const byClaimCreation = (a: Claim, b: Claim) => a.createdAt.getTime() - b.createdAt.getTime()
+
+    const claimRepository: ClaimRepository["Service"] = {
+      insert: (claim) =>
+        Effect.flatMap(Ref.get(claims), (map) =>
+          map.has(claimKey(claim.account, claim.apex))
+            ? Effect.succeed(false)
+            : Effect.as(setClaimRow({ claim, lease: null }), true)
+        ),
+      findOwned: (account, apex) =>
+        Effect.map(Ref.get(claims), (map) =>
+          Option.map(Option.fromNullishOr(map.get(claimKey(account, apex))), (row) => row.claim)
+        ),
+      listByAccount: (account) =>
+        Effect.map(allClaims, (all) =>
+          all.filter((claim) => claim.account === account).sort(byClaimCreation)
+        ),
+      listByApex: (apex) =>
+        Effect.map(allClaims, (all) => all.filter((claim) => claim.apex === apex).sort(byClaimCreation)),
+      update: (claim) =>
+        Effect.flatMap(Ref.get(claims), (map) =>
+          map.has(claimKey(claim.account, claim.apex))
+            ? Effect.as(setClaimRow({ claim, lease: null }), true)
+            : Effect.succeed(false)
+        ),
+      remove: (account, apex) =>
+        Effect.flatMap(Ref.get(claims), (map) => {
+          const key = claimKey(account, apex)
+          return map.has(key)
+            ? Effect.as(
+                Ref.update(claims, (m) => without(m, [key])),
+                true
+              )
+            : Effect.succeed(false)
+        }),
+      claimDue: (now, limit, lease) =>
+        Effect.gen(function* () {
+          const due = Array.from((yield* Ref.get(claims)).values())
+            .filter((row) => isDue(row.claim.nextCheckAt, row.lease, now))
+            .sort((a, b) => (a.claim.nextCheckAt?.getTime() ?? 0) - (b.claim.nextCheckAt?.getTime() ?? 0))
+            .slice(0, limit)
+          for (const row of due) yield* setClaimRow({ claim: row.claim, lease })
+          return due.map((row) => row.claim)
+        }),
+      completeChecks: (checked, holder) =>
+        Effect.gen(function* () {
+          let stored = 0
+          for (const claim of checked) {
+            const row = (yield* Ref.get(claims)).get(claimKey(claim.account, claim.apex))
+            if (row === undefined || row.lease?.holder !== holder) continue
+            yield* setClaimRow({ claim, lease: null })
+            stored++
+          }
+          return stored
+        }),
+      releaseLease: (account, apex, holder) =>
+        Effect.gen(function* () {
+          const row = (yield* Ref.get(claims)).get(claimKey(account, apex))
+          if (row?.lease?.holder === holder) yield* setClaimRow({ ...row, lease: null })
+        })
+    }
+
+    // Deterministic stand-ins for the CSPRNG's tokens: distinct per account and name, stable for the pair.
+    const ownershipRepository: OwnershipRepository["Service"] = {
+      tokenFor: (account, name) =>
+        Ref.modify(tokens, (map) => {
+          const key = `${account} ${name}`
+          const known = map.get(key)
+          if (known !== undefined) return [known, map]
+          const token = OwnershipToken.make((map.size + 1).toString(16).padStart(32, "0"))
+          return [token, new Map(map).set(key, token)]
+        }),
+      recordRelease: (account, hostname, at) =>
+        Ref.update(hostnameReleases, (map) => {
+          const previous = map.get(hostname) ?? new Map<AccountName, Date>()
+          const latest = previous.get(account)
+          const kept = latest !== undefined && latest.getTime() > at.getTime() ? latest : at
+          return new Map(map).set(hostname, new Map(previous).set(account, kept))
+        }),
+      releasesSince: (hostname, since) =>
+        Effect.map(Ref.get(hostnameReleases), (map) =>
+          Array.from(map.get(hostname) ?? new Map<AccountName, Date>(), ([account, releasedAt]) => ({
+            account,
+            releasedAt
+          })).filter((release) => release.releasedAt.getTime() > since.getTime())
+        )
     }
 
     const controls: WorldControls = {
@@ -300,34 +448,57 @@ export const fakeWorld: Layer.Layer<
       lookups: Ref.get(lookups),
       claimCalls: Ref.get(claimCalls),
       releases: Ref.get(releases),
-      leaseOf: (hostname) => Effect.map(Ref.get(domains), (map) => map.get(hostname)?.lease ?? null),
+      leaseOf: (hostname, projectId) => Effect.map(rowOf(hostname, projectId), (row) => row?.lease ?? null),
       stealLease: (hostname, holder) =>
-        Effect.flatMap(Ref.get(domains), (map) => {
-          const row = map.get(hostname)
-          return row === undefined
-            ? Effect.void
-            : setRow(hostname, { ...row, lease: { holder, until: new Date(8.64e15) } })
-        }),
-      failCompletionOf: (hostname) => Ref.update(failingCompletions, (set) => new Set(set).add(hostname)),
-      removeDirectly: deleteRow,
-      storedDomain: (hostname) =>
-        Effect.map(Ref.get(domains), (map) =>
-          Option.map(Option.fromNullishOr(map.get(hostname)), (r) => r.domain)
+        Effect.flatMap(rowsOf(hostname), (rows) =>
+          Effect.forEach(rows, (row) => setRow({ ...row, lease: { holder, until: new Date(8.64e15) } }), {
+            discard: true
+          })
         ),
+      failCompletionOf: (hostname) => Ref.update(failingCompletions, (set) => new Set(set).add(hostname)),
+      removeDirectly: (hostname) =>
+        Effect.flatMap(rowsOf(hostname), (rows) =>
+          Ref.update(domains, (map) =>
+            without(
+              map,
+              rows.map((row) => domainKey(row.domain))
+            )
+          )
+        ),
+      storedDomain: (hostname, projectId) =>
+        Effect.map(rowOf(hostname, projectId), (row) => Option.fromNullishOr(row?.domain)),
       storedConfig: (projectId) =>
         Effect.map(Ref.get(configs), (map) => Option.fromNullishOr(map.get(projectId))),
+      storedClaim: (account, apex) =>
+        Effect.map(Ref.get(claims), (map) =>
+          Option.map(Option.fromNullishOr(map.get(claimKey(account, apex))), (row) => row.claim)
+        ),
+      claimLeaseOf: (account, apex) =>
+        Effect.map(Ref.get(claims), (map) => map.get(claimKey(account, apex))?.lease ?? null),
+      hostnameReleases: (hostname) =>
+        Effect.map(Ref.get(hostnameReleases), (map) =>
+          Array.from(map.get(hostname) ?? new Map<AccountName, Date>(), ([account, releasedAt]) => ({
+            account,
+            releasedAt
+          }))
+        ),
       setCa: (behaviour) => Ref.set(ca, behaviour),
       ordersOpened: Ref.get(ordersOpened),
       storedCertificate: (hostname) =>
-        Effect.map(Ref.get(certificates), (map) => Option.fromNullishOr(map.get(hostname)))
+        Effect.map(Ref.get(certificates), (map) => Option.fromNullishOr(map.get(hostname))),
+      saveCertificate: (hostname, certificate) =>
+        Ref.update(certificates, (map) => new Map(map).set(hostname, certificate))
     }
 
     return Context.make(FakeWorld, controls).pipe(
       Context.add(ProjectRepository, projectRepository),
       Context.add(CustomDomainRepository, domainRepository),
+      Context.add(ClaimRepository, claimRepository),
+      Context.add(OwnershipRepository, ownershipRepository),
       Context.add(DnsResolver, {
         cname: (name) => lookup("cname", name),
         addresses: (name) => lookup("addresses", name),
+        txt: (name) => lookup("txt", name),
         caa: caaLookup
       }),
       Context.add(PlatformSettings, { platformDomain, cnameTarget, caIdentifier }),

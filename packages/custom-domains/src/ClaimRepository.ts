@@ -1,0 +1,50 @@
+/**
+ * Port: where claims are kept, one per account and apex. Rechecks of proved claims are leased like
+ * domain checks, so that several workers share them without checking one claim twice at once.
+ */
+import type { AccountName, StorageError } from "@petstore/kernel"
+import type { Effect, Option } from "effect"
+import { Context } from "effect"
+import type { Claim } from "./Claim.js"
+import type { CustomDomainLease } from "./CustomDomainRepository.js"
+import type { Hostname } from "./Hostname.js"
+
+export class ClaimRepository extends Context.Service<
+  ClaimRepository,
+  {
+    /** False when the account has a claim of this apex already (nothing is changed then). */
+    readonly insert: (claim: Claim) => Effect.Effect<boolean, StorageError>
+    readonly findOwned: (
+      account: AccountName,
+      apex: Hostname
+    ) => Effect.Effect<Option.Option<Claim>, StorageError>
+    /** An account's claims, oldest first. */
+    readonly listByAccount: (account: AccountName) => Effect.Effect<ReadonlyArray<Claim>, StorageError>
+    /** Every account's claims of `apex`. */
+    readonly listByApex: (apex: Hostname) => Effect.Effect<ReadonlyArray<Claim>, StorageError>
+    /** Replaces the stored claim (same account and apex), ending any lease; false when it is gone. */
+    readonly update: (claim: Claim) => Effect.Effect<boolean, StorageError>
+    /** False when the account had no claim of this apex. */
+    readonly remove: (account: AccountName, apex: Hostname) => Effect.Effect<boolean, StorageError>
+    /**
+     * Leases up to `limit` claims whose `nextCheckAt` has passed at `now` and that no live lease
+     * holds, oldest due first.
+     */
+    readonly claimDue: (
+      now: Date,
+      limit: number,
+      lease: CustomDomainLease
+    ) => Effect.Effect<ReadonlyArray<Claim>, StorageError>
+    /** Stores leased rechecks' results, each only while `holder` still holds its lease; how many were stored. */
+    readonly completeChecks: (
+      claims: ReadonlyArray<Claim>,
+      holder: string
+    ) => Effect.Effect<number, StorageError>
+    /** Gives back a lease, so the claim can be rechecked again at once. */
+    readonly releaseLease: (
+      account: AccountName,
+      apex: Hostname,
+      holder: string
+    ) => Effect.Effect<void, StorageError>
+  }
+>()("@petstore/custom-domains/ClaimRepository") {}

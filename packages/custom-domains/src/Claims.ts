@@ -1,0 +1,126 @@
+/**
+ * The claim use cases (contract section 4), written against the ports only. A claim is its account's
+ * alone: another account's claim of the same apex is never found, and creating one's own claim of
+ * an apex someone else claims says nothing about theirs.
+ */
+import type { AccountName } from "@petstore/kernel"
+import { Clock, Effect, Option, Result } from "effect"
+import { applyClaimCheck, type Claim, lapseClaim, newClaim } from "./Claim.js"
+import { ClaimRepository } from "./ClaimRepository.js"
+import type { CustomDomain } from "./CustomDomain.js"
+import { hasLostOwnership, loseOwnership } from "./CustomDomainLifecycle.js"
+import { CustomDomainRepository } from "./CustomDomainRepository.js"
+import { DnsResolver } from "./DnsResolver.js"
+import { ClaimNotFound, InvalidDomainRequest } from "./Errors.js"
+import { hostnameKind, normaliseHostname } from "./Hostname.js"
+import { ownershipLostProblem, ownershipProof } from "./Ownership.js"
+import { OwnershipRepository } from "./OwnershipRepository.js"
+import { PlatformSettings, reservedNamesOf } from "./PlatformSettings.js"
+
+const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+/** An apex from text: a hostname that is a registrable domain itself (`example.com`, `example.co.uk`). */
+const normaliseApex = (text: string) =>
+  Effect.flatMap(PlatformSettings, (settings) =>
+    Result.match(normaliseHostname(text, reservedNamesOf(settings)), {
+      onFailure: (rule) => Effect.fail(rule),
+      onSuccess: (hostname) =>
+        hostnameKind(hostname) === "apex"
+          ? Effect.succeed(hostname)
+          : Effect.fail("must be a registrable domain such as example.com, not a name under one")
+    })
+  )
+
+export interface CreatedClaim {
+  readonly claim: Claim
+  /** False when the account had claimed this apex already: the existing claim is returned. */
+  readonly created: boolean
+}
+
+export const createClaim = (account: AccountName, apexText: string) =>
+  Effect.gen(function* () {
+    const apex = yield* normaliseApex(apexText).pipe(
+      Effect.mapError((rule) => new InvalidDomainRequest({ message: `apex: ${rule}` }))
+    )
+    const claims = yield* ClaimRepository
+    const token = yield* Effect.flatMap(OwnershipRepository, (ownership) => ownership.tokenFor(account, apex))
+    const claim = newClaim(account, apex, token, yield* now)
+    if (yield* claims.insert(claim)) return { claim, created: true } satisfies CreatedClaim
+    const existing = yield* claims.findOwned(account, apex)
+    return { claim: Option.getOrElse(existing, () => claim), created: false } satisfies CreatedClaim
+  })
+
+export const listClaims = (account: AccountName) =>
+  Effect.flatMap(ClaimRepository, (claims) => claims.listByAccount(account))
+
+/** An apex from a path: anything that does not normalise names no claim. */
+export const getClaim = (account: AccountName, apexText: string) =>
+  Effect.gen(function* () {
+    const notFound = new ClaimNotFound({ apex: apexText })
+    const apex = yield* normaliseApex(apexText).pipe(Effect.mapError(() => notFound))
+    const found = yield* Effect.flatMap(ClaimRepository, (claims) => claims.findOwned(account, apex))
+    return yield* Option.match(found, { onNone: () => Effect.fail(notFound), onSome: Effect.succeed })
+  })
+
+/** Deleting a claim frees the names under its apex for other accounts again. */
+export const deleteClaim = (account: AccountName, apexText: string) =>
+  Effect.gen(function* () {
+    const claim = yield* getClaim(account, apexText)
+    yield* Effect.flatMap(ClaimRepository, (claims) => claims.remove(account, claim.apex))
+  })
+
+/** A claim check's outcome: the claim, and what it takes from other accounts when it holds. */
+export interface ClaimCheck {
+  readonly claim: Claim
+  /** Other accounts' proved claims of the same apex, lapsed. */
+  readonly rivals: ReadonlyArray<Claim>
+  /** Other accounts' domains at or under the apex, failed with `ownership_lost`. */
+  readonly losers: ReadonlyArray<CustomDomain>
+}
+
+/** Looks the claim's TXT record up and applies the result; a proved claim takes the apex for its account. */
+export const checkClaim = (claim: Claim) =>
+  Effect.gen(function* () {
+    const checkedAt = yield* now
+    const answer = yield* Effect.flatMap(DnsResolver, (dns) => dns.txt(claim.txt.name))
+    const checked = applyClaimCheck(claim, ownershipProof(answer, claim.txt.value), checkedAt)
+    if (checked.status !== "verified") return { claim: checked, rivals: [], losers: [] } satisfies ClaimCheck
+    const [claims, domains] = yield* Effect.all(
+      [
+        Effect.flatMap(ClaimRepository, (repository) => repository.listByApex(claim.apex)),
+        Effect.flatMap(CustomDomainRepository, (repository) => repository.listAtOrUnder(claim.apex))
+      ],
+      { concurrency: "unbounded" }
+    )
+    const others = <A extends { readonly account: AccountName }>(values: ReadonlyArray<A>) =>
+      values.filter((value) => value.account !== claim.account)
+    return {
+      claim: checked,
+      rivals: others(claims)
+        .filter((rival) => rival.status === "verified")
+        .map((rival) => lapseClaim(rival, checkedAt)),
+      losers: others(domains)
+        .filter((domain) => !hasLostOwnership(domain))
+        .map((domain) =>
+          loseOwnership(domain, ownershipLostProblem(domain.hostname, "claimed", claim.apex), checkedAt)
+        )
+    } satisfies ClaimCheck
+  })
+
+/** Stores what a proved claim took from other accounts (before the claim itself). */
+export const storeClaimTakeover = (check: ClaimCheck) =>
+  Effect.gen(function* () {
+    const claims = yield* ClaimRepository
+    const domains = yield* CustomDomainRepository
+    yield* Effect.forEach(check.rivals, (rival) => claims.update(rival), { discard: true })
+    yield* Effect.forEach(check.losers, (loser) => domains.update(loser), { discard: true })
+  })
+
+/** Verify clicked: look the record up now. */
+export const verifyClaim = (account: AccountName, apexText: string) =>
+  Effect.gen(function* () {
+    const check = yield* checkClaim(yield* getClaim(account, apexText))
+    yield* storeClaimTakeover(check)
+    const stored = yield* Effect.flatMap(ClaimRepository, (claims) => claims.update(check.claim))
+    return yield* stored ? Effect.succeed(check.claim) : Effect.fail(new ClaimNotFound({ apex: apexText }))
+  })
