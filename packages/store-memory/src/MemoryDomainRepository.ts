@@ -1,12 +1,16 @@
 /**
- * CustomDomainRepository in memory: domains keyed by hostname (across projects, so a hostname is taken
- * once), each with its insertion position and its check lease. Every operation, a claim included,
- * reads and writes in one atomic `Ref` update, so concurrent claims never lease one domain twice.
+ * CustomDomainRepository in memory: domains keyed by project and hostname, each with its insertion
+ * position and its check lease. A hostname is in at most one project per account, but several
+ * accounts may hold it. Every operation, a claim included, reads and writes in one atomic `Ref`
+ * update, so concurrent inserts never give one account a hostname twice and concurrent claims never
+ * lease one domain twice.
  */
 import {
   type CustomDomain,
+  type CustomDomainKey,
   type CustomDomainLease,
   CustomDomainRepository,
+  DnsName,
   type Hostname,
   HostnameTaken,
   type ProjectId,
@@ -26,10 +30,30 @@ interface DomainTable {
   readonly domains: HashMap.HashMap<string, StoredDomain>
 }
 
+// Neither a project id nor a hostname has a line break, so the pair's text names it alone.
+const keyOf = (key: CustomDomainKey): string => `${key.projectId}\n${key.hostname}`
+
+const byPosition: Order.Order<StoredDomain> = Order.mapInput(
+  Order.Number,
+  (stored: StoredDomain) => stored.position
+)
+
 /** Oldest due first; among equally due ones, the first added. */
 const dueOrder: Order.Order<StoredDomain> = Order.combine(
   Order.mapInput(Order.Number, (stored: StoredDomain) => workDueAt(stored.domain)?.getTime() ?? 0),
-  Order.mapInput(Order.Number, (stored: StoredDomain) => stored.position)
+  byPosition
+)
+
+/** The one verified last first: the time of the check that verified it, then the latest added. */
+const lastVerifiedFirst: Order.Order<StoredDomain> = Order.flip(
+  Order.combine(
+    Order.mapInput(
+      Order.Number,
+      (stored: StoredDomain) =>
+        stored.domain.verification.lastCheckedAt?.getTime() ?? Number.NEGATIVE_INFINITY
+    ),
+    byPosition
+  )
 )
 
 /** Whether the domain has work due at `now`, leased or not (what the queue depth counts). */
@@ -48,6 +72,12 @@ const heldBy = (stored: StoredDomain, holder: string): boolean =>
 export const make: Effect.Effect<CustomDomainRepository["Service"]> = Effect.map(
   Ref.make<DomainTable>({ nextPosition: 0, domains: HashMap.empty() }),
   (table) => {
+    /** The stored domains that `keep` accepts, in insertion order (or `order`). */
+    const select = (keep: (domain: CustomDomain) => boolean, order: Order.Order<StoredDomain> = byPosition) =>
+      Effect.map(Ref.get(table), ({ domains }) =>
+        [...HashMap.values(domains)].filter((stored) => keep(stored.domain)).sort(order)
+      )
+
     /** Replaces the stored domain when `condition` holds for it; true when it did. */
     const replaceIf = (
       domain: CustomDomain,
@@ -55,52 +85,66 @@ export const make: Effect.Effect<CustomDomainRepository["Service"]> = Effect.map
       endLease: boolean
     ): Effect.Effect<boolean> =>
       Ref.modify(table, (current): [boolean, DomainTable] => {
-        const stored = HashMap.get(current.domains, domain.hostname)
-        if (Option.isNone(stored) || stored.value.domain.projectId !== domain.projectId)
-          return [false, current]
-        if (!condition(stored.value)) return [false, current]
+        const key = keyOf(domain)
+        const stored = HashMap.get(current.domains, key)
+        if (Option.isNone(stored) || !condition(stored.value)) return [false, current]
         const replaced: StoredDomain = {
           ...stored.value,
           domain,
           lease: endLease ? Option.none() : stored.value.lease
         }
-        return [true, { ...current, domains: HashMap.set(current.domains, domain.hostname, replaced) }]
+        return [true, { ...current, domains: HashMap.set(current.domains, key, replaced) }]
       })
 
     return CustomDomainRepository.of({
       insert: (domain) =>
         Effect.flatten(
           Ref.modify(table, (current): [Effect.Effect<void, HostnameTaken>, DomainTable] => {
-            if (HashMap.has(current.domains, domain.hostname)) {
-              return [Effect.fail(new HostnameTaken({ hostname: domain.hostname })), current]
-            }
+            const key = keyOf(domain)
+            const taken =
+              HashMap.has(current.domains, key) ||
+              [...HashMap.values(current.domains)].some(
+                (stored) =>
+                  stored.domain.hostname === domain.hostname && stored.domain.account === domain.account
+              )
+            if (taken) return [Effect.fail(new HostnameTaken({ hostname: domain.hostname })), current]
             const stored: StoredDomain = { domain, position: current.nextPosition, lease: Option.none() }
             return [
               Effect.void,
-              {
-                nextPosition: current.nextPosition + 1,
-                domains: HashMap.set(current.domains, domain.hostname, stored)
-              }
+              { nextPosition: current.nextPosition + 1, domains: HashMap.set(current.domains, key, stored) }
             ]
           })
         ),
-      findByHostname: (hostname: Hostname) =>
+      findInProject: (projectId: ProjectId, hostname: Hostname) =>
         Effect.map(Ref.get(table), ({ domains }) =>
-          Option.map(HashMap.get(domains, hostname), (stored) => stored.domain)
+          Option.map(HashMap.get(domains, keyOf({ projectId, hostname })), (stored) => stored.domain)
         ),
-      listByProject: (projectId: ProjectId) =>
-        Effect.map(Ref.get(table), ({ domains }) =>
-          [...HashMap.values(domains)]
-            .filter((stored) => stored.domain.projectId === projectId)
-            .sort((a, b) => a.position - b.position)
-            .map((stored) => stored.domain)
+      findVerified: (hostname) =>
+        Effect.map(
+          select((domain) => domain.hostname === hostname && domain.status === "verified", lastVerifiedFirst),
+          (found) => Option.fromNullishOr(found[0]?.domain)
+        ),
+      listByHostname: (hostname) =>
+        Effect.map(
+          select((domain) => domain.hostname === hostname),
+          (found) => found.map((stored) => stored.domain)
+        ),
+      listAtOrUnder: (apex) =>
+        Effect.map(
+          select((domain) => DnsName.isAtOrUnder(domain.hostname, apex)),
+          (found) => found.map((stored) => stored.domain)
+        ),
+      listByProject: (projectId) =>
+        Effect.map(
+          select((domain) => domain.projectId === projectId),
+          (found) => found.map((stored) => stored.domain)
         ),
       update: (domain) => replaceIf(domain, () => true, true),
       remove: (projectId, hostname) =>
         Ref.modify(table, (current): [boolean, DomainTable] => {
-          const stored = HashMap.get(current.domains, hostname)
-          if (Option.isNone(stored) || stored.value.domain.projectId !== projectId) return [false, current]
-          return [true, { ...current, domains: HashMap.remove(current.domains, hostname) }]
+          const key = keyOf({ projectId, hostname })
+          if (!HashMap.has(current.domains, key)) return [false, current]
+          return [true, { ...current, domains: HashMap.remove(current.domains, key) }]
         }),
       claimDue: (now, limit, lease) =>
         Ref.modify(table, (current): [ReadonlyArray<CustomDomain>, DomainTable] => {
@@ -111,7 +155,7 @@ export const make: Effect.Effect<CustomDomainRepository["Service"]> = Effect.map
             .slice(0, Math.max(0, limit))
           const domains = claimed.reduce(
             (leased, stored) =>
-              HashMap.set(leased, stored.domain.hostname, { ...stored, lease: Option.some(lease) }),
+              HashMap.set(leased, keyOf(stored.domain), { ...stored, lease: Option.some(lease) }),
             current.domains
           )
           return [claimed.map((stored) => stored.domain), { ...current, domains }]
@@ -122,17 +166,20 @@ export const make: Effect.Effect<CustomDomainRepository["Service"]> = Effect.map
           (current) =>
             [...HashMap.values(current.domains)].filter((stored) => hasWorkDue(stored, now.getTime())).length
         ),
-      releaseLease: (hostname, holder) =>
+      releaseLease: (domain, holder) =>
         Ref.update(table, (current) => ({
           ...current,
-          domains: HashMap.modify(current.domains, hostname, (stored) =>
+          domains: HashMap.modify(current.domains, keyOf(domain), (stored) =>
             heldBy(stored, holder) ? { ...stored, lease: Option.none() } : stored
           )
         })),
       completeChecks: (domains, holder) =>
         Effect.map(
           Effect.filter(domains, (domain) => replaceIf(domain, (stored) => heldBy(stored, holder), true)),
-          (stored) => stored.map((domain) => domain.hostname)
+          (stored) =>
+            stored.map(
+              (domain): CustomDomainKey => ({ projectId: domain.projectId, hostname: domain.hostname })
+            )
         )
     })
   }

@@ -10,9 +10,11 @@ import {
   announcingCustomDomains,
   announcingProjects,
   type CertificateStore,
+  type ClaimRepository,
   type CustomDomainRepository,
   type Http01ChallengeStore,
   inProcessServingChangeHubLayer,
+  type OwnershipRepository,
   type ProjectRepository,
   type ServingChanges,
   servingChangesLayer
@@ -21,10 +23,12 @@ import type { ApiKeyRepository, StorageHealth } from "@petstore/kernel"
 import { Layer } from "effect"
 import * as MemoryApiKeyRepository from "./MemoryApiKeyRepository.js"
 import * as MemoryCertificateStore from "./MemoryCertificateStore.js"
+import * as MemoryClaimRepository from "./MemoryClaimRepository.js"
 import * as MemoryDomainRepository from "./MemoryDomainRepository.js"
 import * as MemoryHttp01ChallengeStore from "./MemoryHttp01ChallengeStore.js"
 import * as MemoryIdempotencyRepository from "./MemoryIdempotencyRepository.js"
 import * as MemoryIdempotencyTable from "./MemoryIdempotencyTable.js"
+import * as MemoryOwnershipRepository from "./MemoryOwnershipRepository.js"
 import * as MemoryPetRepository from "./MemoryPetRepository.js"
 import * as MemoryProjectRepository from "./MemoryProjectRepository.js"
 import * as MemoryStorageHealth from "./MemoryStorageHealth.js"
@@ -35,6 +39,8 @@ export const layer: Layer.Layer<
   | ApiKeyRepository
   | ProjectRepository
   | CustomDomainRepository
+  | ClaimRepository
+  | OwnershipRepository
   | CertificateStore
   | Http01ChallengeStore
   | StorageHealth
@@ -45,6 +51,8 @@ export const layer: Layer.Layer<
   MemoryApiKeyRepository.layer,
   announcingProjects.pipe(Layer.provide(MemoryProjectRepository.layer)),
   announcingCustomDomains.pipe(Layer.provide(MemoryDomainRepository.layer)),
+  MemoryClaimRepository.layer,
+  MemoryOwnershipRepository.layer,
   announcingCertificates.pipe(Layer.provide(MemoryCertificateStore.layer)),
   MemoryHttp01ChallengeStore.layer,
   MemoryStorageHealth.layer,

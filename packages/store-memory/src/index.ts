@@ -3,10 +3,12 @@
  */
 export * as MemoryApiKeyRepository from "./MemoryApiKeyRepository.js"
 export * as MemoryCertificateStore from "./MemoryCertificateStore.js"
+export * as MemoryClaimRepository from "./MemoryClaimRepository.js"
 export * as MemoryDomainRepository from "./MemoryDomainRepository.js"
 export * as MemoryHttp01ChallengeStore from "./MemoryHttp01ChallengeStore.js"
 export * as MemoryIdempotencyRepository from "./MemoryIdempotencyRepository.js"
 export * as MemoryIdempotencyTable from "./MemoryIdempotencyTable.js"
+export * as MemoryOwnershipRepository from "./MemoryOwnershipRepository.js"
 export * as MemoryPetRepository from "./MemoryPetRepository.js"
 export * as MemoryProjectRepository from "./MemoryProjectRepository.js"
 export * as MemoryRateLimiterStore from "./MemoryRateLimiterStore.js"

@@ -1,6 +1,8 @@
 import {
   apiKeyRepositoryContract,
+  claimRepositoryContract,
   domainRepositoryContract,
+  ownershipRepositoryContract,
   petRepositoryContract,
   projectRepositoryContract,
   storeContract
@@ -14,3 +16,5 @@ petRepositoryContract("MemoryStore (pets alone)", MemoryStore.layer)
 apiKeyRepositoryContract("MemoryStore (keys alone)", MemoryStore.layer)
 projectRepositoryContract("MemoryStore (projects alone)", MemoryStore.layer)
 domainRepositoryContract("MemoryStore (domains alone)", MemoryStore.layer)
+claimRepositoryContract("MemoryStore (claims alone)", MemoryStore.layer)
+ownershipRepositoryContract("MemoryStore (ownership alone)", MemoryStore.layer)

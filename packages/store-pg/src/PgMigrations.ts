@@ -18,6 +18,7 @@ import certificates from "./migrations/0005_certificates.js"
 import idempotencyKeysCreatedAt from "./migrations/0006_idempotency_keys_created_at.js"
 import apiKeyChanges from "./migrations/0007_api_key_changes.js"
 import edgeChanges from "./migrations/0008_edge_changes.js"
+import ownership from "./migrations/0009_ownership.js"
 
 /** Keys are `<id>_<name>`; ids must only grow. */
 export const migrations = {
@@ -28,7 +29,8 @@ export const migrations = {
   "0005_certificates": certificates,
   "0006_idempotency_keys_created_at": idempotencyKeysCreatedAt,
   "0007_api_key_changes": apiKeyChanges,
-  "0008_edge_changes": edgeChanges
+  "0008_edge_changes": edgeChanges,
+  "0009_ownership": ownership
 }
 
 /** Where applied migrations are recorded. */

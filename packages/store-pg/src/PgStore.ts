@@ -20,8 +20,10 @@ import {
   announcingCustomDomains,
   announcingProjects,
   type CertificateStore,
+  type ClaimRepository,
   type CustomDomainRepository,
   type Http01ChallengeStore,
+  type OwnershipRepository,
   type ProjectRepository,
   type ServingChanges,
   servingChangesLayer
@@ -32,10 +34,12 @@ import type { SqlClient } from "effect/sql"
 import { connectedClientLayer } from "./internal/connectedClientLayer.js"
 import * as PgApiKeyRepository from "./PgApiKeyRepository.js"
 import * as PgCertificateStore from "./PgCertificateStore.js"
+import * as PgClaimRepository from "./PgClaimRepository.js"
 import * as PgDomainRepository from "./PgDomainRepository.js"
 import * as PgHttp01ChallengeStore from "./PgHttp01ChallengeStore.js"
 import * as PgIdempotencyRepository from "./PgIdempotencyRepository.js"
 import * as PgMigrations from "./PgMigrations.js"
+import * as PgOwnershipRepository from "./PgOwnershipRepository.js"
 import * as PgPetRepository from "./PgPetRepository.js"
 import * as PgProjectRepository from "./PgProjectRepository.js"
 import * as PgServingChanges from "./PgServingChanges.js"
@@ -48,6 +52,8 @@ export const layer: Layer.Layer<
   | ApiKeyRepository
   | ProjectRepository
   | CustomDomainRepository
+  | ClaimRepository
+  | OwnershipRepository
   | StorageHealth
   | ServingChanges,
   never,
@@ -58,6 +64,8 @@ export const layer: Layer.Layer<
   PgApiKeyRepository.layerCached(),
   announcingProjects.pipe(Layer.provide(PgProjectRepository.layer)),
   announcingCustomDomains.pipe(Layer.provide(PgDomainRepository.layer)),
+  PgClaimRepository.layer,
+  PgOwnershipRepository.layer,
   PgStorageHealth.layer,
   servingChangesLayer
 ).pipe(Layer.provide(PgServingChanges.layer))

@@ -1,12 +1,18 @@
 /**
  * What is particular to certificates on PostgreSQL, on a real server and on the embedded PGlite: the
  * private key is stored encrypted (never the PEM), a store with another secret or a key moved to
- * another row cannot read it and says so, and a certificate goes with its domain.
+ * another row cannot read it and says so, and a certificate goes with its domain (the verified one,
+ * when several accounts have the hostname).
  */
 
 import type * as PgClient from "@effect/sql-pg/PgClient"
 import { expect, layer } from "@effect/vitest"
-import { CertificateStore, CustomDomainRepository } from "@petstore/custom-domains"
+import {
+  applyVerdict,
+  CertificateStore,
+  CustomDomainRepository,
+  ProjectRepository
+} from "@petstore/custom-domains"
 import { ContractFixtures } from "@petstore/testing"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
@@ -138,6 +144,40 @@ for (const [name, client] of bothServers) {
           yield* sql`delete from projects where id = ${domain.projectId}`
           expect(yield* certificates.find(domain.hostname)).toEqual(Option.none())
         })
+      )
+
+      it.effect(
+        "accounts sharing a hostname: the certificate goes with the verified domain, not a contender",
+        () =>
+          Effect.gen(function* () {
+            const certificates = yield* CertificateStore
+            const domains = yield* CustomDomainRepository
+            const projects = yield* ProjectRepository
+            const hostname = yield* ContractFixtures.freshHostname()
+            const [owner, contender] = [
+              yield* ContractFixtures.freshProject(),
+              yield* ContractFixtures.freshProject()
+            ]
+            yield* Effect.forEach([owner, contender], projects.insert)
+            const verified = applyVerdict(
+              yield* ContractFixtures.newDomainOf(owner, hostname),
+              { _tag: "Verified", problems: [] },
+              ContractFixtures.t0
+            )
+            yield* domains.insert(verified)
+            yield* domains.insert(
+              yield* ContractFixtures.newDomainOf(contender, hostname, ContractFixtures.t0, true)
+            )
+            yield* certificates.save(hostname, yield* ContractFixtures.freshCertificate())
+
+            expect(yield* domains.remove(contender.id, hostname)).toBe(true)
+            expect(Option.isSome(yield* certificates.find(hostname))).toBe(true)
+            yield* domains.insert(
+              yield* ContractFixtures.newDomainOf(contender, hostname, ContractFixtures.t0, true)
+            )
+            expect(yield* domains.remove(owner.id, hostname)).toBe(true)
+            expect(yield* certificates.find(hostname)).toEqual(Option.none())
+          })
       )
 
       it.effect("a certificate for a hostname that is not a stored domain is refused", () =>

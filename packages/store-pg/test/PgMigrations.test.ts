@@ -4,9 +4,11 @@
  */
 
 import { expect, layer } from "@effect/vitest"
-import { Cause, Effect, Exit, Option } from "effect"
+import { CustomDomain, Hostname, newCustomDomain, OwnershipToken, ProjectId } from "@petstore/custom-domains"
+import { AccountName } from "@petstore/kernel"
+import { Cause, Effect, Exit, Option, Schema } from "effect"
 import { Migrator, SqlClient, type SqlError } from "effect/sql"
-import { PgMigrations } from "../src/index.js"
+import { PgDomainRepository, PgMigrations, PgOwnershipRepository } from "../src/index.js"
 import { bothServers } from "./bothServers.js"
 
 /** The SQLSTATE of a failed statement (the server's error is the cause of the `SqlError`'s reason). */
@@ -32,7 +34,7 @@ for (const [name, client] of bothServers) {
     it.effect("the first run applies every migration, the next ones none", () =>
       Effect.gen(function* () {
         const applied = yield* PgMigrations.run
-        expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+        expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
         expect(yield* PgMigrations.run).toEqual([])
         expect(yield* PgMigrations.run).toEqual([])
       })
@@ -75,69 +77,105 @@ for (const [name, client] of bothServers) {
       })
     )
 
-    it.effect("projects and custom domains: one project per hostname, references, states and leases", () =>
-      Effect.gen(function* () {
-        yield* PgMigrations.run
-        const sql = yield* SqlClient.SqlClient
-        const insertProject = (
-          id: string,
-          plan: string,
-          deployStatus: string | null,
-          deployAt: Date | null
-        ) =>
-          Effect.exit(
-            sql`insert into projects (id, account, plan, last_deploy_status, last_deploy_at, created_at)
-                values (${id}, 'acct', ${plan}, ${deployStatus}, ${deployAt}, now())`
-          )
-        expect(Exit.isSuccess(yield* insertProject("docs-a", "pro", "succeeded", new Date()))).toBe(true)
-        expect(Exit.isSuccess(yield* insertProject("docs-b", "free", null, null))).toBe(true)
-        expect(sqlState(yield* insertProject("docs-a", "pro", null, null))).toBe(uniqueViolation)
-        expect(sqlState(yield* insertProject("docs-c", "gold", null, null))).toBe(checkViolation)
-        expect(sqlState(yield* insertProject("docs-c", "pro", "succeeded", null))).toBe(checkViolation)
-        expect(sqlState(yield* insertProject("Docs_C", "pro", null, null))).toBe(checkViolation)
+    it.effect(
+      "projects and custom domains: one project per hostname and account, references, states and leases",
+      () =>
+        Effect.gen(function* () {
+          yield* PgMigrations.run
+          const sql = yield* SqlClient.SqlClient
+          const insertProject = (
+            id: string,
+            plan: string,
+            deployStatus: string | null,
+            deployAt: Date | null,
+            account = "acct"
+          ) =>
+            Effect.exit(
+              sql`insert into projects (id, account, plan, last_deploy_status, last_deploy_at, created_at)
+                values (${id}, ${account}, ${plan}, ${deployStatus}, ${deployAt}, now())`
+            )
+          expect(Exit.isSuccess(yield* insertProject("docs-a", "pro", "succeeded", new Date()))).toBe(true)
+          expect(Exit.isSuccess(yield* insertProject("docs-b", "free", null, null))).toBe(true)
+          expect(sqlState(yield* insertProject("docs-a", "pro", null, null))).toBe(uniqueViolation)
+          expect(sqlState(yield* insertProject("docs-c", "gold", null, null))).toBe(checkViolation)
+          expect(sqlState(yield* insertProject("docs-c", "pro", "succeeded", null))).toBe(checkViolation)
+          expect(sqlState(yield* insertProject("Docs_C", "pro", null, null))).toBe(checkViolation)
 
-        const insertDomain = (
-          hostname: string,
-          projectId: string,
-          status: string,
-          lease: readonly [string | null, Date | null] = [null, null]
-        ) =>
-          Effect.exit(
-            sql`insert into custom_domains (hostname, project_id, kind, status, dns_record,
+          expect(Exit.isSuccess(yield* insertProject("docs-o", "pro", null, null, "other"))).toBe(true)
+
+          const insertDomain = (
+            hostname: string,
+            projectId: string,
+            status: string,
+            lease: readonly [string | null, Date | null] = [null, null],
+            account = "acct"
+          ) =>
+            Effect.exit(
+              sql`insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
                   verification_deadline, verification_problems, certificate, created_at,
                   lease_holder, lease_until)
-                values (${hostname}, ${projectId}, 'subdomain', ${status}, '{}'::jsonb, now(), '[]'::jsonb,
-                  '{}'::jsonb, now(), ${lease[0]}, ${lease[1]})`
-          )
-        expect(Exit.isSuccess(yield* insertDomain("docs.example.com", "docs-a", "pending"))).toBe(true)
-        expect(sqlState(yield* insertDomain("docs.example.com", "docs-b", "pending"))).toBe(uniqueViolation)
-        expect(sqlState(yield* insertDomain("www.example.com", "nowhere", "pending"))).toBe(
-          foreignKeyViolation
-        )
-        expect(sqlState(yield* insertDomain("www.example.com", "docs-a", "lost"))).toBe(checkViolation)
-        expect(sqlState(yield* insertDomain("WWW.example.com", "docs-a", "pending"))).toBe(checkViolation)
-        expect(sqlState(yield* insertDomain("www.example.com", "docs-a", "pending", ["w1", null]))).toBe(
-          checkViolation
-        )
-        expect(
-          sqlState(
-            yield* Effect.exit(
-              sql`update custom_domains set verification_problems = '{}'::jsonb where hostname = 'docs.example.com'`
+                values (${hostname}, ${projectId}, ${account}, 'subdomain', ${status}, '{}'::jsonb, '{}'::jsonb,
+                  now(), '[]'::jsonb, '{}'::jsonb, now(), ${lease[0]}, ${lease[1]})`
             )
-          )
-        ).toBe(checkViolation)
-        expect(
-          sqlState(
-            yield* Effect.exit(
-              sql`update custom_domains set position = 7 where hostname = 'docs.example.com'`
+          expect(Exit.isSuccess(yield* insertDomain("docs.example.com", "docs-a", "pending"))).toBe(true)
+          // Another project of the same account: refused; a project of another account: its own domain.
+          expect(sqlState(yield* insertDomain("docs.example.com", "docs-b", "pending"))).toBe(uniqueViolation)
+          expect(
+            Exit.isSuccess(
+              yield* insertDomain("docs.example.com", "docs-o", "pending", [null, null], "other")
             )
+          ).toBe(true)
+          expect(
+            sqlState(yield* insertDomain("docs.example.com", "docs-o", "pending", [null, null], "other"))
+          ).toBe(uniqueViolation)
+          // The domain's account is its project's.
+          expect(
+            sqlState(yield* insertDomain("www.example.com", "docs-a", "pending", [null, null], "other"))
+          ).toBe(foreignKeyViolation)
+          expect(sqlState(yield* insertDomain("www.example.com", "nowhere", "pending"))).toBe(
+            foreignKeyViolation
           )
-        ).toBe(generatedAlways)
+          expect(sqlState(yield* insertDomain("www.example.com", "docs-a", "lost"))).toBe(checkViolation)
+          expect(sqlState(yield* insertDomain("WWW.example.com", "docs-a", "pending"))).toBe(checkViolation)
+          expect(sqlState(yield* insertDomain("www.example.com", "docs-a", "pending", ["w1", null]))).toBe(
+            checkViolation
+          )
+          expect(
+            sqlState(
+              yield* Effect.exit(
+                sql`update custom_domains set verification_problems = '{}'::jsonb where hostname = 'docs.example.com'`
+              )
+            )
+          ).toBe(checkViolation)
+          expect(
+            sqlState(
+              yield* Effect.exit(
+                sql`update custom_domains set ownership = '"TXT"'::jsonb where hostname = 'docs.example.com'`
+              )
+            )
+          ).toBe(checkViolation)
+          expect(
+            sqlState(
+              yield* Effect.exit(
+                sql`update custom_domains set ownership = null where hostname = 'docs.example.com'`
+              )
+            )
+          ).toBe(notNullViolation)
+          expect(
+            sqlState(
+              yield* Effect.exit(
+                sql`update custom_domains set position = 7 where hostname = 'docs.example.com'`
+              )
+            )
+          ).toBe(generatedAlways)
 
-        // Removing a project takes its domains with it, freeing their hostnames.
-        yield* sql`delete from projects where id = 'docs-a'`
-        expect(Exit.isSuccess(yield* insertDomain("docs.example.com", "docs-b", "pending"))).toBe(true)
-      })
+          // Removing a project takes its domains with it, freeing their hostnames for the account.
+          yield* sql`delete from projects where id = 'docs-a'`
+          expect(Exit.isSuccess(yield* insertDomain("docs.example.com", "docs-b", "pending"))).toBe(true)
+          expect(
+            yield* sql`select project_id from custom_domains where hostname = 'docs.example.com' order by 1`
+          ).toEqual([{ project_id: "docs-b" }, { project_id: "docs-o" }])
+        })
     )
 
     it.effect("issuance, certificates and challenges: work due, references, cascades and formats", () =>
@@ -147,11 +185,12 @@ for (const [name, client] of bothServers) {
         yield* sql`insert into projects (id, account, plan, created_at) values ('certs', 'acct', 'pro', now())`
         const insertDomain = (hostname: string, nextCheckAt: Date | null, nextAttemptAt: Date | null) =>
           Effect.exit(
-            sql`insert into custom_domains (hostname, project_id, kind, status, dns_record,
+            sql`insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
                   verification_next_check_at, verification_deadline, verification_problems, certificate,
                   created_at, issuance, issuance_next_attempt_at)
-                values (${hostname}, 'certs', 'subdomain', 'verified', '{}'::jsonb, ${nextCheckAt}, now(),
-                  '[]'::jsonb, '{}'::jsonb, now(), ${nextAttemptAt === null ? null : "{}"}::jsonb, ${nextAttemptAt})`
+                values (${hostname}, 'certs', 'acct', 'subdomain', 'verified', '{}'::jsonb, '{}'::jsonb,
+                  ${nextCheckAt}, now(), '[]'::jsonb, '{}'::jsonb, now(),
+                  ${nextAttemptAt === null ? null : "{}"}::jsonb, ${nextAttemptAt})`
           )
         const [one, two] = [new Date("2026-03-01T12:00:01Z"), new Date("2026-03-01T12:00:02Z")]
         expect(Exit.isSuccess(yield* insertDomain("a.example.com", one, two))).toBe(true)
@@ -222,6 +261,95 @@ for (const [name, client] of bothServers) {
       })
     )
 
+    it.effect(
+      "ownership: tokens, releases and claims are checked; a certificate follows the verified domain",
+      () =>
+        Effect.gen(function* () {
+          yield* PgMigrations.run
+          const sql = yield* SqlClient.SqlClient
+          const insertToken = (account: string, name: string, token: string) =>
+            Effect.exit(
+              sql`insert into ownership_tokens (account, name, token) values (${account}, ${name}, ${token})`
+            )
+          const token = "0123456789abcdef0123456789abcdef"
+          expect(Exit.isSuccess(yield* insertToken("acct", "docs.example.com", token))).toBe(true)
+          expect(
+            Exit.isSuccess(yield* insertToken("other", "docs.example.com", token.replace("0", "1")))
+          ).toBe(true)
+          expect(sqlState(yield* insertToken("acct", "docs.example.com", token))).toBe(uniqueViolation)
+          expect(sqlState(yield* insertToken("acct", "www.example.com", token.toUpperCase()))).toBe(
+            checkViolation
+          )
+          expect(sqlState(yield* insertToken("acct", "www.example.com", token.slice(1)))).toBe(checkViolation)
+          expect(sqlState(yield* insertToken("acct", "WWW.example.com", token))).toBe(checkViolation)
+
+          const insertRelease = (account: string, hostname: string) =>
+            Effect.exit(
+              sql`insert into hostname_releases (account, hostname, released_at) values (${account}, ${hostname}, now())`
+            )
+          expect(Exit.isSuccess(yield* insertRelease("acct", "docs.example.com"))).toBe(true)
+          expect(Exit.isSuccess(yield* insertRelease("other", "docs.example.com"))).toBe(true)
+          expect(sqlState(yield* insertRelease("acct", "docs.example.com"))).toBe(uniqueViolation)
+
+          const insertClaim = (
+            account: string,
+            apex: string,
+            status: string,
+            verifiedAt: Date | null,
+            lease: readonly [string | null, Date | null] = [null, null]
+          ) =>
+            Effect.exit(
+              sql`insert into claims (account, apex, status, txt, verified_at, created_at, lease_holder, lease_until)
+                values (${account}, ${apex}, ${status}, '{}'::jsonb, ${verifiedAt}, now(), ${lease[0]}, ${lease[1]})`
+            )
+          expect(Exit.isSuccess(yield* insertClaim("acct", "example.com", "pending", null))).toBe(true)
+          expect(Exit.isSuccess(yield* insertClaim("other", "example.com", "verified", new Date()))).toBe(
+            true
+          )
+          expect(sqlState(yield* insertClaim("acct", "example.com", "pending", null))).toBe(uniqueViolation)
+          expect(sqlState(yield* insertClaim("acct", "example.net", "verified", null))).toBe(checkViolation)
+          expect(sqlState(yield* insertClaim("acct", "example.net", "pending", new Date()))).toBe(
+            checkViolation
+          )
+          expect(sqlState(yield* insertClaim("acct", "example.net", "lost", null))).toBe(checkViolation)
+          expect(sqlState(yield* insertClaim("acct", "Example.net", "pending", null))).toBe(checkViolation)
+          expect(sqlState(yield* insertClaim("acct", "example.net", "pending", null, ["w1", null]))).toBe(
+            checkViolation
+          )
+          expect(
+            sqlState(yield* Effect.exit(sql`update claims set txt = '[]'::jsonb where apex = 'example.com'`))
+          ).toBe(checkViolation)
+
+          // Two accounts hold one hostname; the certificate is the verified domain's.
+          yield* sql`insert into projects (id, account, plan, created_at)
+                   values ('own-a', 'acct', 'pro', now()), ('own-b', 'other', 'pro', now())`
+          const insertDomain = (projectId: string, account: string, status: string) =>
+            sql`insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
+                verification_deadline, verification_problems, certificate, created_at)
+              values ('shared.example.org', ${projectId}, ${account}, 'subdomain', ${status}, '{}'::jsonb,
+                '{}'::jsonb, now(), '[]'::jsonb, '{}'::jsonb, now())`
+          yield* insertDomain("own-a", "acct", "verified")
+          yield* insertDomain("own-b", "other", "pending")
+          const saveCertificate = sql`
+          insert into certificates (hostname, certificate_pem, chain_pem, private_key_encrypted, not_after)
+          values ('shared.example.org', 'cert', 'chain', 'v1.iv.tag.data', now())`
+          const certificates = sql`select hostname from certificates where hostname = 'shared.example.org'`
+          yield* saveCertificate
+          // The contender goes: the certificate stays with the verified domain.
+          yield* sql`delete from custom_domains where project_id = 'own-b'`
+          expect(yield* certificates).toEqual([{ hostname: "shared.example.org" }])
+          // The verified domain goes: its certificate too, though a pending domain still has the name.
+          yield* insertDomain("own-b", "other", "pending")
+          yield* sql`delete from custom_domains where project_id = 'own-a'`
+          expect(yield* certificates).toEqual([])
+          // A certificate needs a domain with its hostname; the last domain takes it along.
+          yield* saveCertificate
+          yield* sql`delete from projects where id = 'own-b'`
+          expect(yield* certificates).toEqual([])
+          expect(sqlState(yield* Effect.exit(saveCertificate))).toBe(foreignKeyViolation)
+        })
+    )
+
     it.effect("api keys and idempotency keys: hashes, uniqueness and references are enforced", () =>
       Effect.gen(function* () {
         yield* PgMigrations.run
@@ -272,7 +400,7 @@ for (const [name, client] of bothServers) {
             ('idle.example.com', 'old', 'subdomain', 'verified', '{}'::jsonb, null, now(), '[]'::jsonb,
               '{}'::jsonb, now())`
 
-          expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([5, 6, 7, 8])
+          expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([5, 6, 7, 8, 9])
           const rows = yield* sql<{
             readonly hostname: string
             readonly issuance: unknown
@@ -294,4 +422,98 @@ for (const [name, client] of bothServers) {
         })
     )
   })
+}
+
+for (const [name, client] of bothServers) {
+  // A database of its own: the schema as it was before ownership, with a verified domain, then migrated.
+  layer(client, { excludeTestServices: true, timeout: 120_000 })(
+    `PgMigrations upgrade to ownership on ${name}`,
+    (it) => {
+      it.effect(
+        "migrating a database with domains: each keeps its state and gets its account's token, not required",
+        () =>
+          Effect.gen(function* () {
+            const sql = yield* SqlClient.SqlClient
+            const before = Object.fromEntries(
+              Object.entries(PgMigrations.migrations).filter(([key]) => key < "0009")
+            )
+            const applied = yield* Migrator.make({})({
+              loader: Migrator.fromRecord(before),
+              table: PgMigrations.migrationsTable
+            })
+            expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+            yield* sql`
+              insert into projects (id, account, plan, created_at)
+              values ('site', 'acct', 'pro', now()), ('blog', 'acct', 'pro', now()), ('else', 'other', 'pro', now())`
+            // The columns a domain had then, as the domain schemas encode them.
+            const encoded = Schema.encodeSync(CustomDomain)(
+              newCustomDomain(
+                { account: AccountName.make("acct"), projectId: ProjectId.make("site") },
+                Hostname.make("docs.example.com"),
+                { token: OwnershipToken.make("0".repeat(32)), required: true },
+                "sites.platform.test",
+                new Date("2026-03-01T12:00:00.000Z")
+              )
+            )
+            const insertDomain = (hostname: string, projectId: string, status: string) => sql`
+              insert into custom_domains (hostname, project_id, kind, status, dns_record,
+                verification_last_checked_at, verification_next_check_at, verification_deadline,
+                verification_problems, certificate, created_at, issuance)
+              values (${hostname}, ${projectId}, 'subdomain', ${status}, ${JSON.stringify(encoded.dnsRecord)}::jsonb,
+                now(), null, ${encoded.verification.deadline}, '[]'::jsonb,
+                ${JSON.stringify(encoded.certificate)}::jsonb, ${encoded.createdAt}, null)`
+            yield* insertDomain("docs.example.com", "site", "verified")
+            yield* insertDomain("www.example.com", "blog", "pending")
+            yield* insertDomain("api.example.net", "else", "pending")
+            yield* sql`
+              insert into certificates (hostname, certificate_pem, chain_pem, private_key_encrypted, not_after)
+              values ('docs.example.com', 'cert', 'chain', 'v1.iv.tag.data', now())`
+
+            expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([9])
+            const rows = yield* sql<{
+              readonly hostname: string
+              readonly account: string
+              readonly status: string
+              readonly ownership: unknown
+              readonly token: string | null
+            }>`
+              select d.hostname, d.account, d.status, d.ownership, t.token
+              from custom_domains d
+              left join ownership_tokens t on t.account = d.account and t.name = d.hostname
+              order by d.hostname`
+            expect(rows.map(({ account, hostname, status }) => [hostname, account, status])).toEqual([
+              ["api.example.net", "other", "pending"],
+              ["docs.example.com", "acct", "verified"],
+              ["www.example.com", "acct", "pending"]
+            ])
+            for (const row of rows) {
+              expect(row.token).toMatch(/^[0-9a-f]{32}$/)
+              expect(row.ownership).toEqual({
+                type: "TXT",
+                name: `_petstore-challenge.${row.hostname}`,
+                value: `petstore-verification=${row.token}`,
+                required: false
+              })
+            }
+            // Every pair its own token.
+            expect(new Set(rows.map((row) => row.token)).size).toBe(3)
+            expect(yield* sql`select count(*)::int as count from ownership_tokens`).toEqual([{ count: 3 }])
+
+            // The repository reads the migrated domain: still verified, still served, its certificate kept.
+            const domains = yield* PgDomainRepository.make
+            const found = yield* domains.findVerified(Hostname.make("docs.example.com"))
+            expect(
+              Option.map(found, (domain) => [domain.account, domain.status, domain.ownership.required])
+            ).toEqual(Option.some(["acct", "verified", false]))
+            expect(yield* sql`select hostname from certificates`).toEqual([{ hostname: "docs.example.com" }])
+            // The token the domain shows is the one the account gets for the name from now on.
+            const ownership = yield* PgOwnershipRepository.make
+            const token = yield* ownership.tokenFor(AccountName.make("acct"), "docs.example.com")
+            expect(Option.map(found, (domain) => domain.ownership.value)).toEqual(
+              Option.some(`petstore-verification=${token}`)
+            )
+          })
+      )
+    }
+  )
 }

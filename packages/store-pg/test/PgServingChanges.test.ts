@@ -15,7 +15,6 @@ import {
   CustomDomain,
   CustomDomainRepository,
   DomainConfig,
-  newCustomDomain,
   Project,
   ProjectRepository,
   type ServingChange,
@@ -63,12 +62,7 @@ const ownWrites = <E, R>(check: (expected: ServingChange) => Effect.Effect<void,
     const project = yield* ContractFixtures.freshProject()
     yield* projects.insert(project)
     yield* check(projectChange(project.id))
-    const domain = newCustomDomain(
-      yield* ContractFixtures.freshHostname(),
-      project.id,
-      "t.example",
-      ContractFixtures.t0
-    )
+    const domain = yield* ContractFixtures.newDomainOf(project, yield* ContractFixtures.freshHostname())
     yield* domains.insert(domain)
     yield* check(hostnameChange(domain.hostname))
     yield* certificates.save(domain.hostname, yield* ContractFixtures.freshCertificate())
@@ -126,9 +120,9 @@ layer(serverStore, { excludeTestServices: true, timeout: 60_000 })("serving chan
       expect(yield* announced(1)).toEqual(["project:p1"])
 
       yield* other.query(`
-        insert into custom_domains (hostname, project_id, kind, status, dns_record, verification_deadline,
-          verification_problems, certificate, created_at)
-        values ('docs.one.com', 'p1', 'subdomain', 'pending', '{}', now(), '[]', '{}', now())`)
+        insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
+          verification_deadline, verification_problems, certificate, created_at)
+        values ('docs.one.com', 'p1', 'a', 'subdomain', 'pending', '{}', '{}', now(), '[]', '{}', now())`)
       expect(yield* announced(1)).toEqual(["hostname:docs.one.com"])
       // A check's bookkeeping and a lease decide nothing served.
       yield* other.query(`
@@ -144,13 +138,24 @@ layer(serverStore, { excludeTestServices: true, timeout: 60_000 })("serving chan
       expect(yield* announced(1)).toEqual(["hostname:docs.one.com"])
       yield* other.query("update certificates set certificate_pem = 'd' where hostname = 'docs.one.com'")
       expect(yield* announced(1)).toEqual(["hostname:docs.one.com"])
+      // Another account's domain of the same hostname is announced by that hostname too.
+      yield* other.query(
+        "insert into projects (id, account, plan, created_at) values ('p3', 'b', 'pro', now())"
+      )
+      expect(yield* announced(1)).toEqual(["project:p3"])
+      yield* other.query(`
+        insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
+          verification_deadline, verification_problems, certificate, created_at)
+        values ('docs.one.com', 'p3', 'b', 'subdomain', 'pending', '{}', '{}', now(), '[]', '{}', now())`)
+      expect(yield* announced(1)).toEqual(["hostname:docs.one.com"])
 
       // Nothing before the change commits.
       yield* other.query("begin")
       yield* other.query("delete from custom_domains where hostname = 'docs.one.com'")
       expect(yield* Queue.poll(notifications)).toEqual(Option.none())
       yield* other.query("commit")
-      // The domain and, by cascade, its certificate (one notification: PostgreSQL folds duplicates).
+      // Both accounts' domains, and the verified one's certificate (one notification: PostgreSQL folds
+      // duplicates).
       expect(yield* announced(1)).toEqual(["hostname:docs.one.com"])
       yield* nothingMore
 

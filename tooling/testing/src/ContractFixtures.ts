@@ -1,7 +1,7 @@
 /**
  * Builders shared by the repository contract suites: valid animals, fresh idempotency scopes and API
- * key records, a reader that follows every page of a listing, fresh projects and hostnames, stored
- * domains, and issued certificates.
+ * key records, a reader that follows every page of a listing, fresh projects, hostnames, ownership
+ * tokens and domains, stored domains and claims, and issued certificates.
  */
 import {
   CategoryId,
@@ -17,11 +17,14 @@ import {
   type PetStatus
 } from "@petstore/catalogue"
 import {
+  type Claim,
   type CustomDomain,
   CustomDomainRepository,
   Hostname,
   type HostnameTaken,
+  newClaim,
   newCustomDomain,
+  OwnershipToken,
   type Plan,
   Project,
   ProjectId,
@@ -44,11 +47,19 @@ export const t0 = new Date("2026-03-01T12:00:00.000Z")
 
 export const later = (date: Date, millis: number): Date => new Date(date.getTime() + millis)
 
-export const randomToken: Effect.Effect<string> = Effect.sync(() => {
-  const bytes = new Uint8Array(12)
-  globalThis.crypto.getRandomValues(bytes)
-  return Hex.encode(bytes)
-})
+const randomHex = (length: number): Effect.Effect<string> =>
+  Effect.sync(() => {
+    const bytes = new Uint8Array(length)
+    globalThis.crypto.getRandomValues(bytes)
+    return Hex.encode(bytes)
+  })
+
+export const randomToken: Effect.Effect<string> = randomHex(12)
+
+/** A token as `OwnershipRepository.tokenFor` makes one: 128 random bits, 32 lower-case hex digits. */
+export const freshOwnershipToken: Effect.Effect<OwnershipToken> = Effect.map(randomHex(16), (hex) =>
+  OwnershipToken.make(hex)
+)
 
 export const newPet = (
   name: string,
@@ -141,6 +152,26 @@ export const freshHostname = (kind: "subdomain" | "apex" = "subdomain"): Effect.
     Hostname.make(kind === "apex" ? `h${token}.co.uk` : `docs.h${token}.com`)
   )
 
+/**
+ * A new pending domain of `project` (so of its account), not stored, with a fresh ownership token;
+ * its TXT record is not required unless `required` says so.
+ */
+export const newDomainOf = (
+  project: Pick<Project, "id" | "account">,
+  hostname: Hostname,
+  createdAt: Date = t0,
+  required = false
+): Effect.Effect<CustomDomain> =>
+  Effect.map(freshOwnershipToken, (token) =>
+    newCustomDomain(
+      { account: project.account, projectId: project.id },
+      hostname,
+      { token, required },
+      cnameTarget,
+      createdAt
+    )
+  )
+
 /** A new domain of a new project, both stored: for what must belong to a stored domain (certificates). */
 export const storedDomain = (
   kind: "subdomain" | "apex" = "subdomain"
@@ -152,10 +183,23 @@ export const storedDomain = (
   Effect.gen(function* () {
     const project = yield* freshProject()
     yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
-    const domain = newCustomDomain(yield* freshHostname(kind), project.id, cnameTarget, t0)
+    const domain = yield* newDomainOf(project, yield* freshHostname(kind))
     yield* Effect.flatMap(CustomDomainRepository, (domains) => domains.insert(domain))
     return domain
   })
+
+/** An account nobody else uses. */
+export const freshAccount: Effect.Effect<AccountName> = Effect.map(randomToken, (token) =>
+  AccountName.make(`acct-${token}`)
+)
+
+/** A new pending claim of `apex` by `account` (not stored), with a fresh ownership token. */
+export const newClaimOf = (
+  account: AccountName,
+  apex: Hostname,
+  createdAt: Date = t0
+): Effect.Effect<Claim> =>
+  Effect.map(freshOwnershipToken, (token) => newClaim(account, apex, token, createdAt))
 
 const pem = (label: string, body: string): string =>
   `-----BEGIN ${label}-----\n${Base64.encode(body).replace(/(.{64})/g, "$1\n")}\n-----END ${label}-----\n`

@@ -3,22 +3,26 @@
  * domains), as a test suite run against each adapter. Every test uses projects and hostnames of its
  * own; claims see every due domain of the store, so each claim test first leases whatever earlier
  * tests left due to a holder of its own, for centuries (`drainDue`). A domain is due at the earlier
- * of its next check and its certificate's next issuance attempt (`workDueAt`).
+ * of its next check and its certificate's next issuance attempt (`workDueAt`). A domain is named by
+ * its project and hostname: a hostname is in one project per account, and several accounts may
+ * hold it.
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
 import {
   applyVerdict,
   Certificate,
   CustomDomain,
+  type CustomDomainKey,
   CustomDomainRepository,
   certificateIssued,
-  type Hostname,
+  Hostname,
   Issuance,
-  newCustomDomain,
+  loseOwnership,
   OrderRef,
   orderRefused,
   orderStarted,
   orderWaiting,
+  ownershipLostProblem,
   Problem,
   type Project,
   ProjectId,
@@ -26,10 +30,19 @@ import {
   restartVerificationWindow,
   Verification,
   type VerificationVerdict,
+  withOwnershipRequired,
   workDueAt
 } from "@petstore/custom-domains"
 import { Array as Arr, Effect, Exit, type Layer, Option, Schema } from "effect"
-import { cnameTarget, freshHostname, freshProject, later, randomToken, t0 } from "./ContractFixtures.js"
+import {
+  cnameTarget,
+  freshHostname,
+  freshProject,
+  later,
+  newDomainOf,
+  randomToken,
+  t0
+} from "./ContractFixtures.js"
 
 export type DomainStore = CustomDomainRepository | ProjectRepository
 
@@ -41,7 +54,21 @@ export interface DomainRepositoryContractOptions {
 /** Every stored field, as plain values (dates as ISO strings, to the millisecond). */
 const encodeDomain = Schema.encodeSync(CustomDomain)
 const fields = (domain: CustomDomain) => encodeDomain(domain)
-const hostnamesOf = (domains: ReadonlyArray<CustomDomain>) => domains.map((domain) => domain.hostname)
+const hostnamesOf = (domains: ReadonlyArray<CustomDomainKey>) => domains.map((domain) => domain.hostname)
+const keyOf = (domain: CustomDomainKey): CustomDomainKey => ({
+  projectId: domain.projectId,
+  hostname: domain.hostname
+})
+const keysOf = (domains: ReadonlyArray<CustomDomainKey>) => domains.map(keyOf)
+type KeyText = { readonly projectId: string; readonly hostname: string }
+const byKey = (a: KeyText, b: KeyText) =>
+  `${a.projectId} ${a.hostname}`.localeCompare(`${b.projectId} ${b.hostname}`)
+
+/** The stored domain with `domain`'s project and hostname. */
+const findStored = (domain: CustomDomainKey) =>
+  Effect.flatMap(CustomDomainRepository, (repository) =>
+    repository.findInProject(domain.projectId, domain.hostname)
+  )
 
 const second = 1_000
 const minute = 60 * second
@@ -56,7 +83,7 @@ const inconclusive = (problems: ReadonlyArray<Problem>): VerificationVerdict => 
   _tag: "Inconclusive",
   problems
 })
-const verified: VerificationVerdict = { _tag: "Verified" }
+const verified: VerificationVerdict = { _tag: "Verified", problems: [] }
 
 const cnameMismatch = new Problem({
   code: "cname_mismatch",
@@ -102,9 +129,7 @@ const projectWith = (kinds: ReadonlyArray<"subdomain" | "apex">, account?: strin
     const project = yield* freshProject(account === undefined ? {} : { account })
     yield* projects.insert(project)
     const domains = yield* Effect.forEach(kinds, (kind, n) =>
-      Effect.map(freshHostname(kind), (hostname) =>
-        newCustomDomain(hostname, project.id, cnameTarget, later(t0, n * 7 + 1))
-      )
+      Effect.flatMap(freshHostname(kind), (hostname) => newDomainOf(project, hostname, later(t0, n * 7 + 1)))
     )
     return { project, domains }
   })
@@ -113,9 +138,7 @@ const projectWith = (kinds: ReadonlyArray<"subdomain" | "apex">, account?: strin
 const domainsInEveryState = (project: Project) =>
   Effect.gen(function* () {
     const fresh = (kind: "subdomain" | "apex", createdAt: Date) =>
-      Effect.map(freshHostname(kind), (hostname) =>
-        newCustomDomain(hostname, project.id, cnameTarget, createdAt)
-      )
+      Effect.flatMap(freshHostname(kind), (hostname) => newDomainOf(project, hostname, createdAt))
     const mismatched = applyVerdict(
       yield* fresh("subdomain", later(t0, 1)),
       unverified([cnameMismatch]),
@@ -186,6 +209,19 @@ const domainsInEveryState = (project: Project) =>
       [caaBlocks],
       later(verifiedAt, 5 * second)
     )
+    // Ownership: contested (its TXT record required), and lost to another account.
+    const contested = withOwnershipRequired(
+      applyVerdict(yield* fresh("subdomain", later(t0, 11)), unverified([notFound]), later(t0, 21)),
+      true
+    )
+    const lost = withOwnershipRequired(
+      loseOwnership(
+        applyVerdict(yield* fresh("apex", later(t0, 12)), verified, later(t0, 22)),
+        ownershipLostProblem("lost.example.com", "proved"),
+        later(t0, 23)
+      ),
+      true
+    )
     return [
       mismatched,
       inconclusiveApex,
@@ -196,7 +232,9 @@ const domainsInEveryState = (project: Project) =>
       opened,
       polled,
       issuedNow,
-      refused
+      refused,
+      contested,
+      lost
     ]
   })
 
@@ -216,28 +254,36 @@ const freshHolder = (name: string) => Effect.map(randomToken, (token) => `${name
 /** One result through `completeChecks`: whether it was stored. */
 const completeCheck = (domain: CustomDomain, holder: string) =>
   Effect.flatMap(CustomDomainRepository, (repository) =>
-    Effect.map(repository.completeChecks([domain], holder), (stored) => stored.includes(domain.hostname))
+    Effect.map(repository.completeChecks([domain], holder), (stored) => {
+      expect(stored.length).toBeLessThanOrEqual(1)
+      return stored.some((key) => key.projectId === domain.projectId && key.hostname === domain.hostname)
+    })
   )
 
 export const domainRepositoryTests = (
   it: Vitest.MethodsNonLive<DomainStore>,
   options: DomainRepositoryContractOptions = {}
 ): void => {
-  it.effect("insert, then findByHostname returns every field (subdomain and apex)", () =>
+  it.effect("insert, then findInProject returns every field (subdomain and apex), in that project only", () =>
     Effect.gen(function* () {
       const repository = yield* CustomDomainRepository
-      const { domains } = yield* projectWith(["subdomain", "apex"])
+      const { domains, project } = yield* projectWith(["subdomain", "apex"])
+      const other = yield* projectWith([], project.account)
       yield* Effect.forEach(domains, repository.insert)
       for (const domain of domains) {
-        expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
-          Option.some(fields(domain))
-        )
+        expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(domain)))
+        expect(yield* repository.findInProject(other.project.id, domain.hostname)).toEqual(Option.none())
       }
       expect(domains.map((domain) => [domain.kind, domain.dnsRecord.type])).toEqual([
         ["subdomain", "CNAME"],
         ["apex", "ALIAS"]
       ])
-      expect(yield* repository.findByHostname(yield* freshHostname())).toEqual(Option.none())
+      // The account and the ownership record are kept as they are.
+      expect(domains.map((domain) => [domain.account, domain.ownership.required])).toEqual([
+        [project.account, false],
+        [project.account, false]
+      ])
+      expect(yield* repository.findInProject(project.id, yield* freshHostname())).toEqual(Option.none())
     })
   )
 
@@ -256,7 +302,14 @@ export const domainRepositoryTests = (
         "verified",
         "verified",
         "verified",
-        "verified"
+        "verified",
+        "pending",
+        "failed"
+      ])
+      expect(states.map((domain) => domain.ownership.required)).toEqual([
+        ...Arr.replicate(false, 10),
+        true,
+        true
       ])
       // Issuance in every shape: none yet, asked for, with an open order, polled, renewal scheduled, refused.
       expect(
@@ -279,24 +332,27 @@ export const domainRepositoryTests = (
         [true, true, 0],
         [true, true, 2],
         [false, true, 0],
-        [false, false, 1]
+        [false, false, 1],
+        null,
+        null
       ])
       for (const domain of states) {
         yield* repository.insert(domain)
-        expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
-          Option.some(fields(domain))
-        )
+        expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(domain)))
       }
-      // The same states reached by update from a new domain.
+      // The same states reached by update from a new domain: the ownership record is replaced too.
       for (const state of states) {
         const hostname = yield* freshHostname(state.kind)
-        const added = newCustomDomain(hostname, project.id, cnameTarget, later(t0, 17))
+        const added = yield* newDomainOf(project, hostname, later(t0, 17), !state.ownership.required)
         yield* repository.insert(added)
-        const updated = new CustomDomain({ ...state, hostname, dnsRecord: added.dnsRecord })
+        const updated = new CustomDomain({
+          ...state,
+          hostname,
+          dnsRecord: added.dnsRecord,
+          ownership: withOwnershipRequired(added, state.ownership.required).ownership
+        })
         expect(yield* repository.update(updated)).toBe(true)
-        expect(Option.map(yield* repository.findByHostname(hostname), fields)).toEqual(
-          Option.some(fields(updated))
-        )
+        expect(Option.map(yield* findStored(updated), fields)).toEqual(Option.some(fields(updated)))
       }
     })
   )
@@ -336,15 +392,21 @@ export const domainRepositoryTests = (
       yield* repository.insert(domain)
       const checked = applyVerdict(domain, unverified([cnameMismatch]), later(t0, 45 * second))
       expect(yield* repository.update(checked)).toBe(true)
-      expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
-        Option.some(fields(checked))
+      expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(checked)))
+      // The same hostname in another project of the account is another domain: it is not there.
+      const other = yield* projectWith([], project.account)
+      expect(yield* repository.update(new CustomDomain({ ...checked, projectId: other.project.id }))).toBe(
+        false
       )
+      expect(yield* repository.findInProject(other.project.id, domain.hostname)).toEqual(Option.none())
+      expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(checked)))
+
       expect(yield* repository.remove(project.id, domain.hostname)).toBe(true)
       expect(yield* repository.update(checked)).toBe(false)
-      expect(yield* repository.findByHostname(domain.hostname)).toEqual(Option.none())
-      const never = newCustomDomain(yield* freshHostname(), project.id, cnameTarget, t0)
+      expect(yield* findStored(domain)).toEqual(Option.none())
+      const never = yield* newDomainOf(project, yield* freshHostname())
       expect(yield* repository.update(never)).toBe(false)
-      expect(yield* repository.findByHostname(never.hostname)).toEqual(Option.none())
+      expect(yield* findStored(never)).toEqual(Option.none())
     })
   )
 
@@ -358,56 +420,174 @@ export const domainRepositoryTests = (
       yield* Effect.forEach(domains, repository.insert)
 
       expect(yield* repository.remove(other.project.id, domain.hostname)).toBe(false)
-      expect(Option.isSome(yield* repository.findByHostname(domain.hostname))).toBe(true)
+      expect(Option.isSome(yield* findStored(domain))).toBe(true)
       expect(yield* repository.remove(project.id, yield* freshHostname())).toBe(false)
 
       expect(yield* repository.remove(project.id, domain.hostname)).toBe(true)
-      expect(yield* repository.findByHostname(domain.hostname)).toEqual(Option.none())
+      expect(yield* findStored(domain)).toEqual(Option.none())
+      expect(yield* repository.listByHostname(domain.hostname)).toEqual([])
       expect(yield* repository.remove(project.id, domain.hostname)).toBe(false)
       expect(hostnamesOf(yield* repository.listByProject(project.id))).toEqual([kept.hostname])
 
-      const readded = newCustomDomain(domain.hostname, other.project.id, cnameTarget, later(t0, hour))
+      // Free again for the account too: another of its projects may have it now.
+      const sameAccount = yield* projectWith([], project.account)
+      const readded = yield* newDomainOf(sameAccount.project, domain.hostname, later(t0, hour))
       yield* repository.insert(readded)
-      expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
-        Option.some(fields(readded))
-      )
+      expect(Option.map(yield* findStored(readded), fields)).toEqual(Option.some(fields(readded)))
+      expect((yield* repository.listByHostname(domain.hostname)).map(fields)).toEqual([fields(readded)])
     })
   )
 
-  it.effect("a hostname belongs to one project: HostnameTaken in the same or any other project", () =>
-    Effect.gen(function* () {
-      const repository = yield* CustomDomainRepository
-      const { domains } = yield* projectWith(["apex"])
-      const other = yield* projectWith([], `other-${yield* randomToken}`)
-      const [domain] = domains
-      if (domain === undefined) return
-      yield* repository.insert(domain)
+  it.effect(
+    "a hostname is in one project per account: HostnameTaken in the same or another project of it",
+    () =>
+      Effect.gen(function* () {
+        const repository = yield* CustomDomainRepository
+        const { domains, project } = yield* projectWith(["apex"])
+        const sameAccount = yield* projectWith([], project.account)
+        const [domain] = domains
+        if (domain === undefined) return
+        yield* repository.insert(domain)
 
-      const again = yield* Effect.flip(repository.insert(domain))
-      expect(again._tag).toBe("HostnameTaken")
-      const elsewhere = newCustomDomain(domain.hostname, other.project.id, cnameTarget, later(t0, minute))
-      const taken = yield* Effect.flip(repository.insert(elsewhere))
-      expect(taken._tag).toBe("HostnameTaken")
-      if (taken._tag === "HostnameTaken") expect(taken.hostname).toBe(domain.hostname)
+        const again = yield* Effect.flip(repository.insert(domain))
+        expect(again._tag).toBe("HostnameTaken")
+        const elsewhere = yield* newDomainOf(sameAccount.project, domain.hostname, later(t0, minute))
+        const taken = yield* Effect.flip(repository.insert(elsewhere))
+        expect(taken._tag).toBe("HostnameTaken")
+        if (taken._tag === "HostnameTaken") expect(taken.hostname).toBe(domain.hostname)
 
-      expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
-        Option.some(fields(domain))
-      )
-      expect(yield* repository.listByProject(other.project.id)).toEqual([])
-    })
+        expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(domain)))
+        expect(yield* repository.listByProject(sameAccount.project.id)).toEqual([])
+        expect(keysOf(yield* repository.listByHostname(domain.hostname))).toEqual([keyOf(domain)])
+      })
   )
 
-  it.effect("20 concurrent inserts of one hostname from different projects: exactly one succeeds", () =>
+  it.effect("several accounts may hold one hostname: each its own domain, listed oldest first", () =>
     Effect.gen(function* () {
       const repository = yield* CustomDomainRepository
       const hostname = yield* freshHostname()
-      const projects = yield* Effect.forEach(Arr.range(1, 20), () => projectWith([]))
-      const exits = yield* Effect.forEach(
-        projects,
-        ({ project }) =>
-          Effect.exit(repository.insert(newCustomDomain(hostname, project.id, cnameTarget, t0))),
-        { concurrency: "unbounded" }
+      const [one, two, three] = yield* Effect.forEach(Arr.range(1, 3), () => projectWith([]))
+      if (one === undefined || two === undefined || three === undefined) return
+      const a = yield* newDomainOf(one.project, hostname, later(t0, 1))
+      const b = applyVerdict(yield* newDomainOf(two.project, hostname, later(t0, 2), true), verified, t0)
+      const c = yield* newDomainOf(three.project, hostname, later(t0, 3), true)
+      for (const domain of [a, b, c]) yield* repository.insert(domain)
+      expect(new Set([a, b, c].map((domain) => domain.account)).size).toBe(3)
+
+      for (const domain of [a, b, c]) {
+        expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(domain)))
+      }
+      expect((yield* repository.listByHostname(hostname)).map(fields)).toEqual([a, b, c].map(fields))
+      // Each project lists only its own.
+      expect((yield* repository.listByProject(two.project.id)).map(fields)).toEqual([fields(b)])
+
+      // Updating or removing one leaves the others as they were.
+      const failed = loseOwnership(b, ownershipLostProblem(hostname, "proved"), later(t0, minute))
+      expect(yield* repository.update(failed)).toBe(true)
+      expect(yield* repository.remove(one.project.id, hostname)).toBe(true)
+      expect((yield* repository.listByHostname(hostname)).map(fields)).toEqual([failed, c].map(fields))
+      expect(yield* repository.listByHostname(yield* freshHostname())).toEqual([])
+    })
+  )
+
+  it.effect("findVerified: the verified domain of a hostname, whichever account holds it", () =>
+    Effect.gen(function* () {
+      const repository = yield* CustomDomainRepository
+      const hostname = yield* freshHostname()
+      expect(yield* repository.findVerified(hostname)).toEqual(Option.none())
+      const [one, two, three] = yield* Effect.forEach(Arr.range(1, 3), () => projectWith([]))
+      if (one === undefined || two === undefined || three === undefined) return
+      const pending = yield* newDomainOf(one.project, hostname, later(t0, 1))
+      const failed = applyVerdict(
+        yield* newDomainOf(two.project, hostname, later(t0, 2)),
+        unverified([notFound]),
+        later(t0, 3 * day)
       )
+      expect(failed.status).toBe("failed")
+      yield* Effect.forEach([pending, failed], repository.insert)
+      expect(yield* repository.findVerified(hostname)).toEqual(Option.none())
+
+      const owner = applyVerdict(
+        yield* newDomainOf(three.project, hostname, later(t0, 3)),
+        verified,
+        later(t0, hour)
+      )
+      yield* repository.insert(owner)
+      expect(Option.map(yield* repository.findVerified(hostname), fields)).toEqual(Option.some(fields(owner)))
+      // Another hostname's verified domain is not this one's.
+      expect(yield* repository.findVerified(yield* freshHostname())).toEqual(Option.none())
+
+      // Should two ever be verified (a crash between storing the winner and the losers), the one
+      // verified last: the earliest added may have verified latest.
+      const verifiedLast = applyVerdict(pending, verified, later(t0, 2 * hour))
+      expect(yield* repository.update(verifiedLast)).toBe(true)
+      expect(Option.map(yield* repository.findVerified(hostname), fields)).toEqual(
+        Option.some(fields(verifiedLast))
+      )
+      const latest = applyVerdict(owner, verified, later(t0, 3 * hour))
+      expect(yield* repository.update(latest)).toBe(true)
+      expect(Option.map(yield* repository.findVerified(hostname), fields)).toEqual(
+        Option.some(fields(latest))
+      )
+
+      // Once it is removed, no other is verified.
+      expect(yield* repository.remove(one.project.id, hostname)).toBe(true)
+      expect(yield* repository.remove(three.project.id, hostname)).toBe(true)
+      expect(yield* repository.findVerified(hostname)).toEqual(Option.none())
+    })
+  )
+
+  it.effect("listAtOrUnder: the apex and the names under it, of every account, and no look-alike", () =>
+    Effect.gen(function* () {
+      const repository = yield* CustomDomainRepository
+      const token = yield* randomToken
+      const apex = Hostname.make(`example${token}.com`)
+      const named = (project: Project, name: string, n: number) =>
+        newDomainOf(project, Hostname.make(name), later(t0, n))
+      const { project: mine } = yield* projectWith([])
+      const { project: theirs } = yield* projectWith([])
+      const atApex = yield* named(mine, apex, 1)
+      const docs = yield* named(mine, `docs.${apex}`, 2)
+      const theirDocs = yield* named(theirs, `docs.${apex}`, 3)
+      const deep = yield* named(theirs, `a.b.${apex}`, 4)
+      const lookAlikes = [
+        // Ends with the apex's text, but not at a label boundary.
+        yield* named(mine, `notexample${token}.com`, 5),
+        yield* named(theirs, `docs.notexample${token}.com`, 6),
+        // Holds the apex, but is not under it.
+        yield* named(mine, `${apex}.evil.net`, 7),
+        yield* named(theirs, `docs.example${token}.co`, 8),
+        // What a pattern's wildcards (`_`, `.` in a regular expression) would take for the apex.
+        yield* named(mine, `docsxexample${token}.com`, 9),
+        yield* named(theirs, `docs.example${token}xcom`, 10)
+      ]
+      const under = [atApex, docs, theirDocs, deep]
+      // Inserted mixed, so that the order of insertion says nothing.
+      for (const domain of [...lookAlikes.slice(0, 3), deep, theirDocs, ...lookAlikes.slice(3), docs, atApex])
+        yield* repository.insert(domain)
+
+      const found = yield* repository.listAtOrUnder(apex)
+      expect(keysOf(found).sort(byKey)).toEqual(keysOf(under).sort(byKey))
+      expect(found.map(fields).sort(byKey)).toEqual(under.map(fields).sort(byKey))
+      // Under a name below the apex: only that name and its own children.
+      expect(keysOf(yield* repository.listAtOrUnder(Hostname.make(`b.${apex}`)))).toEqual([keyOf(deep)])
+      expect(yield* repository.listAtOrUnder(Hostname.make(`x.${apex}`))).toEqual([])
+    })
+  )
+
+  it.effect("20 concurrent inserts of one hostname from projects of one account: exactly one succeeds", () =>
+    Effect.gen(function* () {
+      const repository = yield* CustomDomainRepository
+      const hostname = yield* freshHostname()
+      const first = yield* projectWith([])
+      const projects = [
+        first,
+        ...(yield* Effect.forEach(Arr.range(2, 20), () => projectWith([], first.project.account)))
+      ]
+      const domains = yield* Effect.forEach(projects, ({ project }) => newDomainOf(project, hostname))
+      const exits = yield* Effect.forEach(domains, (domain) => Effect.exit(repository.insert(domain)), {
+        concurrency: "unbounded"
+      })
       const winners = projects.filter((_, n) => exits[n] !== undefined && Exit.isSuccess(exits[n]))
       expect(winners).toHaveLength(1)
       const losers = exits.flatMap((exit) => (Exit.isFailure(exit) ? [exit.cause] : []))
@@ -416,10 +596,20 @@ export const domainRepositoryTests = (
         expect(cause.reasons.map((reason) => reason._tag === "Fail" && reason.error._tag)).toEqual([
           "HostnameTaken"
         ])
-      const stored = yield* repository.findByHostname(hostname)
-      expect(Option.map(stored, (domain) => domain.projectId)).toEqual(
-        Option.fromNullishOr(winners[0]?.project.id)
-      )
+      const stored = yield* repository.listByHostname(hostname)
+      expect(stored.map((domain) => domain.projectId)).toEqual([winners[0]?.project.id])
+    })
+  )
+
+  it.effect("20 concurrent inserts of one hostname from 20 accounts: every one succeeds", () =>
+    Effect.gen(function* () {
+      const repository = yield* CustomDomainRepository
+      const hostname = yield* freshHostname()
+      const projects = yield* Effect.forEach(Arr.range(1, 20), () => projectWith([]))
+      const domains = yield* Effect.forEach(projects, ({ project }) => newDomainOf(project, hostname))
+      yield* Effect.forEach(domains, repository.insert, { concurrency: "unbounded", discard: true })
+      const stored = yield* repository.listByHostname(hostname)
+      expect([...keysOf(stored)].sort(byKey)).toEqual([...keysOf(domains)].sort(byKey))
     })
   )
 
@@ -617,9 +807,7 @@ export const domainRepositoryTests = (
         const opened = orderStarted(verifiedDomain, orderRef(7), later(t0, 3 * second))
         const pollAt = opened.issuance?.nextAttemptAt ?? farFuture
         expect(yield* completeCheck(opened, holder)).toBe(true)
-        expect(Option.map(yield* repository.findByHostname(added.hostname), fields)).toEqual(
-          Option.some(fields(opened))
-        )
+        expect(Option.map(yield* findStored(added), fields)).toEqual(Option.some(fields(opened)))
         expect(
           yield* repository.claimDue(later(pollAt, -1), 10, { holder, until: later(pollAt, minute) })
         ).toEqual([])
@@ -644,15 +832,11 @@ export const domainRepositoryTests = (
         const refused = orderRefused(issuedDomain, "refused", [], later(renewalAt, second))
         const idle = issuanceDueAt(refused, null)
         expect(yield* repository.update(idle)).toBe(true)
-        expect(Option.map(yield* repository.findByHostname(added.hostname), fields)).toEqual(
-          Option.some(fields(idle))
-        )
+        expect(Option.map(yield* findStored(added), fields)).toEqual(Option.some(fields(idle)))
         expect(yield* repository.claimDue(farFuture, 10, { holder, until: farFuture })).toEqual([])
         const cleared = new CustomDomain({ ...idle, issuance: null })
         expect(yield* repository.update(cleared)).toBe(true)
-        expect(Option.map(yield* repository.findByHostname(added.hostname), fields)).toEqual(
-          Option.some(fields(cleared))
-        )
+        expect(Option.map(yield* findStored(added), fields)).toEqual(Option.some(fields(cleared)))
       })
   )
 
@@ -670,21 +854,26 @@ export const domainRepositoryTests = (
         hostnamesOf(yield* repository.claimDue(now, 10, { holder: a, until: later(now, hour) }))
       ).toEqual([domain.hostname])
 
-      yield* repository.releaseLease(domain.hostname, b)
+      yield* repository.releaseLease(domain, b)
+      expect(yield* repository.claimDue(now, 10, { holder: c, until: later(now, hour) })).toEqual([])
+      // The same hostname in another project (of the account, or of another one) is another lease.
+      const sameAccount = yield* projectWith([], domain.account)
+      const otherAccount = yield* projectWith([])
+      yield* repository.releaseLease({ projectId: sameAccount.project.id, hostname: domain.hostname }, a)
+      yield* repository.releaseLease({ projectId: otherAccount.project.id, hostname: domain.hostname }, a)
       expect(yield* repository.claimDue(now, 10, { holder: c, until: later(now, hour) })).toEqual([])
 
-      yield* repository.releaseLease(domain.hostname, a)
+      yield* repository.releaseLease(domain, a)
       expect(
         hostnamesOf(yield* repository.claimDue(now, 10, { holder: c, until: later(now, hour) }))
       ).toEqual([domain.hostname])
       // A's second release comes too late: C holds it now.
-      yield* repository.releaseLease(domain.hostname, a)
+      yield* repository.releaseLease(domain, a)
       expect(yield* repository.claimDue(now, 10, { holder: b, until: later(now, hour) })).toEqual([])
-      // Releasing an unknown hostname is harmless; the stored domain is untouched by leases.
-      yield* repository.releaseLease(yield* freshHostname(), a)
-      expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
-        Option.some(fields(domain))
-      )
+      // Releasing an unknown domain is harmless; the stored domain is untouched by leases.
+      yield* repository.releaseLease({ projectId: domain.projectId, hostname: yield* freshHostname() }, c)
+      expect(yield* repository.claimDue(now, 10, { holder: b, until: later(now, hour) })).toEqual([])
+      expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(domain)))
     })
   )
 
@@ -704,7 +893,7 @@ export const domainRepositoryTests = (
       expect(yield* repository.update(clicked)).toBe(true)
       const stale = applyVerdict(domain, unverified([notFound]), later(t0, 3 * minute))
       expect(yield* completeCheck(stale, "worker-a")).toBe(false)
-      const stored = yield* repository.findByHostname(domain.hostname)
+      const stored = yield* findStored(domain)
       expect(Option.map(stored, (found) => found.verification.deadline.getTime())).toEqual(
         Option.some(clicked.verification.deadline.getTime())
       )
@@ -730,13 +919,9 @@ export const domainRepositoryTests = (
       const nextCheck = checked.verification.nextCheckAt
       expect(nextCheck).not.toBeNull()
       expect(yield* completeCheck(checked, b)).toBe(false)
-      expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
-        Option.some(fields(domain))
-      )
+      expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(domain)))
       expect(yield* completeCheck(checked, a)).toBe(true)
-      expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
-        Option.some(fields(checked))
-      )
+      expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(checked)))
       // The lease ended: due again at its next check, well before A's lease would have run out.
       if (nextCheck === null) return
       expect(nextCheck.getTime()).toBeLessThan(leaseEnd.getTime())
@@ -751,9 +936,7 @@ export const domainRepositoryTests = (
       // A lease that expired but that nobody took over still belongs to its holder.
       const slowChecked = applyVerdict(slow, verified, later(leaseEnd, minute))
       expect(yield* completeCheck(slowChecked, a)).toBe(true)
-      expect(Option.map(yield* repository.findByHostname(slow.hostname), fields)).toEqual(
-        Option.some(fields(slowChecked))
-      )
+      expect(Option.map(yield* findStored(slow), fields)).toEqual(Option.some(fields(slowChecked)))
     })
   )
 
@@ -780,25 +963,22 @@ export const domainRepositoryTests = (
 
         const byA = applyVerdict(domain, unverified([notFound]), later(takeover, 1))
         expect(yield* completeCheck(byA, a)).toBe(false)
-        expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
-          Option.some(fields(domain))
-        )
+        expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(domain)))
         const byB = applyVerdict(domain, verified, later(takeover, 2))
         expect(yield* completeCheck(byB, b)).toBe(true)
-        expect(Option.map(yield* repository.findByHostname(domain.hostname), fields)).toEqual(
-          Option.some(fields(byB))
-        )
+        expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(byB)))
 
         expect(yield* repository.remove(project.id, removed.hostname)).toBe(true)
         expect(yield* completeCheck(applyVerdict(removed, verified, later(takeover, 3)), b)).toBe(false)
-        expect(yield* repository.findByHostname(removed.hostname)).toEqual(Option.none())
-        // Re-added by someone else meanwhile: the old lease does not carry over.
+        expect(yield* findStored(removed)).toEqual(Option.none())
+        // Re-added meanwhile, by the same project or another account: the old lease does not carry over.
+        const readded = yield* newDomainOf(project, removed.hostname, takeover)
         const other = yield* projectWith([])
-        yield* repository.insert(newCustomDomain(removed.hostname, other.project.id, cnameTarget, takeover))
+        const elsewhere = yield* newDomainOf(other.project, removed.hostname, takeover)
+        yield* Effect.forEach([readded, elsewhere], repository.insert)
         expect(yield* completeCheck(applyVerdict(removed, verified, later(takeover, 4)), b)).toBe(false)
-        expect(
-          Option.map(yield* repository.findByHostname(removed.hostname), (found) => found.projectId)
-        ).toEqual(Option.some(other.project.id))
+        expect(Option.map(yield* findStored(readded), fields)).toEqual(Option.some(fields(readded)))
+        expect(Option.map(yield* findStored(elsewhere), fields)).toEqual(Option.some(fields(elsewhere)))
       })
   )
 
@@ -837,17 +1017,11 @@ export const domainRepositoryTests = (
           ],
           a
         )
-        expect([...stored].sort()).toEqual([pending.hostname, toVerify.hostname].sort())
-        expect(Option.map(yield* repository.findByHostname(pending.hostname), fields)).toEqual(
-          Option.some(fields(stillPending))
-        )
-        expect(Option.map(yield* repository.findByHostname(toVerify.hostname), fields)).toEqual(
-          Option.some(fields(nowVerified))
-        )
-        expect(Option.map(yield* repository.findByHostname(foreign.hostname), fields)).toEqual(
-          Option.some(fields(foreign))
-        )
-        expect(yield* repository.findByHostname(removed.hostname)).toEqual(Option.none())
+        expect([...stored].sort(byKey)).toEqual(keysOf([pending, toVerify]).sort(byKey))
+        expect(Option.map(yield* findStored(pending), fields)).toEqual(Option.some(fields(stillPending)))
+        expect(Option.map(yield* findStored(toVerify), fields)).toEqual(Option.some(fields(nowVerified)))
+        expect(Option.map(yield* findStored(foreign), fields)).toEqual(Option.some(fields(foreign)))
+        expect(yield* findStored(removed)).toEqual(Option.none())
         // A's leases ended with its results; B's lease on the other domain holds.
         expect(yield* completeCheck(applyVerdict(foreign, verified, checkedAt), b)).toBe(true)
         expect(yield* completeCheck(nowVerified, a)).toBe(false)
@@ -866,8 +1040,8 @@ export const domainRepositoryTests = (
       yield* Effect.forEach(
         hostnames,
         ({ hostname, n }) =>
-          repository.insert(
-            dueAt(newCustomDomain(hostname, project.id, cnameTarget, t0), later(t0, (n * 7_919) % 100_000))
+          Effect.flatMap(newDomainOf(project, hostname), (domain) =>
+            repository.insert(dueAt(domain, later(t0, (n * 7_919) % 100_000)))
           ),
         { concurrency: 8 }
       )

@@ -3,11 +3,17 @@
  * the suites, whose tests tolerate each other's rows.
  */
 import { describe, layer } from "@effect/vitest"
-import type { CertificateStore, Http01ChallengeStore } from "@petstore/custom-domains"
+import type {
+  CertificateStore,
+  ClaimRepository,
+  Http01ChallengeStore,
+  OwnershipRepository
+} from "@petstore/custom-domains"
 import type { ApiKeyRepository, StorageHealth } from "@petstore/kernel"
 import type { Layer } from "effect"
 import { apiKeyRepositoryTests } from "./ApiKeyRepositoryContract.js"
 import { certificateStoreTests } from "./CertificateStoreContract.js"
+import { claimRepositoryTests } from "./ClaimRepositoryContract.js"
 import {
   type DomainRepositoryContractOptions,
   type DomainStore,
@@ -15,6 +21,7 @@ import {
 } from "./DomainRepositoryContract.js"
 import { http01ChallengeStoreTests } from "./Http01ChallengeStoreContract.js"
 import { idempotencyRepositoryTests } from "./IdempotencyRepositoryContract.js"
+import { ownershipRepositoryTests } from "./OwnershipRepositoryContract.js"
 import { type PetStore, petRepositoryTests } from "./PetRepositoryContract.js"
 import { projectRepositoryTests } from "./ProjectRepositoryContract.js"
 import { storageHealthTests } from "./StorageHealthContract.js"
@@ -24,6 +31,8 @@ export type Store =
   | ApiKeyRepository
   | StorageHealth
   | DomainStore
+  | ClaimRepository
+  | OwnershipRepository
   | CertificateStore
   | Http01ChallengeStore
 
@@ -47,6 +56,8 @@ export const storeContract = <E>(
     describe("StorageHealth", () => storageHealthTests(it))
     describe("ProjectRepository", () => projectRepositoryTests(it))
     describe("CustomDomainRepository", () => domainRepositoryTests(it, options))
+    describe("ClaimRepository", () => claimRepositoryTests(it))
+    describe("OwnershipRepository", () => ownershipRepositoryTests(it))
     describe("CertificateStore", () => certificateStoreTests(it))
     describe("Http01ChallengeStore", () => http01ChallengeStoreTests(it))
   })

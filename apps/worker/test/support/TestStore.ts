@@ -8,6 +8,7 @@ import {
   Deploy,
   newCustomDomain,
   normaliseHostname,
+  OwnershipToken,
   Project,
   ProjectId,
   ProjectRepository
@@ -22,6 +23,7 @@ export const zone = "example.com"
 export const platformDomain = "docs.petstore.test"
 export const cnameTarget = "cname.docs.petstore.test"
 const projectId = ProjectId.make("scaling")
+const account = AccountName.make("scaling-test")
 
 /** `<n>.example.com`, as the domain normalises it. */
 const hostnameOf = (n: number) =>
@@ -63,7 +65,7 @@ export const openTestStore = async (): Promise<TestStore> => {
         projects.insert(
           new Project({
             id: projectId,
-            account: AccountName.make("scaling-test"),
+            account,
             plan: "pro",
             lastDeploy: new Deploy({ status: "succeeded", at: deployedAt }),
             lastSucceededDeployAt: deployedAt,
@@ -91,7 +93,16 @@ export const openTestStore = async (): Promise<TestStore> => {
           yield* Effect.forEach(
             Array.from({ length: count }, (_, n) => n),
             (n) =>
-              domains.insert(newCustomDomain(hostnameOf(n), projectId, cnameTarget, new Date(addedAt + n))),
+              domains.insert(
+                newCustomDomain(
+                  { account, projectId },
+                  hostnameOf(n),
+                  // A token of its own per name, as the account's would be; nobody contests these names.
+                  { token: OwnershipToken.make(n.toString(16).padStart(32, "0")), required: false },
+                  cnameTarget,
+                  new Date(addedAt + n)
+                )
+              ),
             { discard: true }
           )
         })

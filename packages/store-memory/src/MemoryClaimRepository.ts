@@ -1,0 +1,123 @@
+/**
+ * ClaimRepository in memory: one claim per account and apex, in insertion order, each with its
+ * recheck lease. Every operation reads and writes in one atomic `Ref` update, so concurrent inserts
+ * never store two claims of one apex for an account and concurrent claims never lease one twice.
+ */
+import { type Claim, ClaimRepository, type CustomDomainLease } from "@petstore/custom-domains"
+import type { AccountName } from "@petstore/kernel"
+import { Effect, HashMap, Layer, Option, Order, Ref } from "effect"
+
+interface StoredClaim {
+  readonly claim: Claim
+  /** Insertion order, for listing. */
+  readonly position: number
+  readonly lease: Option.Option<CustomDomainLease>
+}
+
+interface ClaimTable {
+  readonly nextPosition: number
+  readonly claims: HashMap.HashMap<string, StoredClaim>
+}
+
+// Neither an account name nor a DNS name has a line break, so the pair's text names it alone.
+const keyOf = (account: AccountName, apex: string): string => `${account}\n${apex}`
+
+const byPosition: Order.Order<StoredClaim> = Order.mapInput(
+  Order.Number,
+  (stored: StoredClaim) => stored.position
+)
+
+/** Oldest due first; among equally due ones, the first added. */
+const dueOrder: Order.Order<StoredClaim> = Order.combine(
+  Order.mapInput(Order.Number, (stored: StoredClaim) => stored.claim.nextCheckAt?.getTime() ?? 0),
+  byPosition
+)
+
+/** Whether a worker may lease the claim at `now`: its recheck is due and no live lease holds it. */
+const isDue = (stored: StoredClaim, now: number): boolean =>
+  stored.claim.nextCheckAt !== null &&
+  stored.claim.nextCheckAt.getTime() <= now &&
+  !Option.exists(stored.lease, (lease) => lease.until.getTime() > now)
+
+const heldBy = (stored: StoredClaim, holder: string): boolean =>
+  Option.exists(stored.lease, (lease) => lease.holder === holder)
+
+export const make: Effect.Effect<ClaimRepository["Service"]> = Effect.map(
+  Ref.make<ClaimTable>({ nextPosition: 0, claims: HashMap.empty() }),
+  (table) => {
+    const select = (keep: (claim: Claim) => boolean) =>
+      Effect.map(Ref.get(table), ({ claims }) =>
+        [...HashMap.values(claims)]
+          .filter((stored) => keep(stored.claim))
+          .sort(byPosition)
+          .map((stored) => stored.claim)
+      )
+
+    /** Replaces the stored claim, ending its lease, when `condition` holds for it; true when it did. */
+    const replaceIf = (claim: Claim, condition: (stored: StoredClaim) => boolean): Effect.Effect<boolean> =>
+      Ref.modify(table, (current): [boolean, ClaimTable] => {
+        const key = keyOf(claim.account, claim.apex)
+        const stored = HashMap.get(current.claims, key)
+        if (Option.isNone(stored) || !condition(stored.value)) return [false, current]
+        const replaced: StoredClaim = { ...stored.value, claim, lease: Option.none() }
+        return [true, { ...current, claims: HashMap.set(current.claims, key, replaced) }]
+      })
+
+    return ClaimRepository.of({
+      insert: (claim) =>
+        Ref.modify(table, (current): [boolean, ClaimTable] => {
+          const key = keyOf(claim.account, claim.apex)
+          if (HashMap.has(current.claims, key)) return [false, current]
+          const stored: StoredClaim = { claim, position: current.nextPosition, lease: Option.none() }
+          return [
+            true,
+            { nextPosition: current.nextPosition + 1, claims: HashMap.set(current.claims, key, stored) }
+          ]
+        }),
+      findOwned: (account, apex) =>
+        Effect.map(Ref.get(table), ({ claims }) =>
+          Option.map(HashMap.get(claims, keyOf(account, apex)), (stored) => stored.claim)
+        ),
+      listByAccount: (account) => select((claim) => claim.account === account),
+      listByApex: (apex) => select((claim) => claim.apex === apex),
+      update: (claim) => replaceIf(claim, () => true),
+      remove: (account, apex) =>
+        Ref.modify(table, (current): [boolean, ClaimTable] => {
+          const key = keyOf(account, apex)
+          if (!HashMap.has(current.claims, key)) return [false, current]
+          return [true, { ...current, claims: HashMap.remove(current.claims, key) }]
+        }),
+      claimDue: (now, limit, lease) =>
+        Ref.modify(table, (current): [ReadonlyArray<Claim>, ClaimTable] => {
+          const at = now.getTime()
+          const leased = [...HashMap.values(current.claims)]
+            .filter((stored) => isDue(stored, at))
+            .sort(dueOrder)
+            .slice(0, Math.max(0, limit))
+          const claims = leased.reduce(
+            (all, stored) =>
+              HashMap.set(all, keyOf(stored.claim.account, stored.claim.apex), {
+                ...stored,
+                lease: Option.some(lease)
+              }),
+            current.claims
+          )
+          return [leased.map((stored) => stored.claim), { ...current, claims }]
+        }),
+      completeChecks: (claims, holder) =>
+        Effect.map(
+          Effect.filter(claims, (claim) => replaceIf(claim, (stored) => heldBy(stored, holder))),
+          (stored) => stored.length
+        ),
+      releaseLease: (account, apex, holder) =>
+        Ref.update(table, (current) => ({
+          ...current,
+          claims: HashMap.modify(current.claims, keyOf(account, apex), (stored) =>
+            heldBy(stored, holder) ? { ...stored, lease: Option.none() } : stored
+          )
+        }))
+    })
+  }
+)
+
+export const layer: Layer.Layer<ClaimRepository> = Layer.effect(ClaimRepository, make)

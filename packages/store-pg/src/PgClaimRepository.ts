@@ -1,0 +1,203 @@
+/**
+ * ClaimRepository on PostgreSQL: `claims` keeps one claim per account and apex (its primary key, so
+ * a second insert does nothing whatever the concurrency). The TXT record is jsonb in the claim
+ * schema's encoded form; every row is decoded into a `Claim` again.
+ *
+ * Rechecks are leased as domain checks are: one statement selects the due, unleased rows oldest
+ * first `for update skip locked` and leases them, so concurrent workers never lease one claim twice;
+ * storing results and giving a lease back are conditional on the lease holder.
+ */
+import { Claim, ClaimRecord, ClaimRepository, ClaimStatus, Hostname } from "@petstore/custom-domains"
+import { AccountName } from "@petstore/kernel"
+import { Effect, Layer, Schema, SchemaTransformation } from "effect"
+import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import { storageOperation } from "./internal/storageOperation.js"
+
+/** A `claims` row as selected below: jsonb parsed by @effect/sql-pg, timestamps as `Date`. */
+const ClaimRow = Schema.Struct({
+  account: Schema.String,
+  apex: Schema.String,
+  status: ClaimStatus,
+  txt: Schema.toEncoded(ClaimRecord),
+  verifiedAt: Schema.NullOr(Schema.Date),
+  createdAt: Schema.Date,
+  lastCheckedAt: Schema.NullOr(Schema.Date),
+  nextCheckAt: Schema.NullOr(Schema.Date)
+})
+type ClaimRow = typeof ClaimRow.Type
+
+const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString())
+const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso))
+
+/** A row decoded into a `Claim` (every field checked again), and a claim encoded into a row. */
+const ClaimFromRow = ClaimRow.pipe(
+  Schema.decodeTo(
+    Claim,
+    SchemaTransformation.transform({
+      decode: (row) => ({
+        apex: row.apex,
+        status: row.status,
+        txt: row.txt,
+        verifiedAt: isoOrNull(row.verifiedAt),
+        account: row.account,
+        createdAt: row.createdAt.toISOString(),
+        lastCheckedAt: isoOrNull(row.lastCheckedAt),
+        nextCheckAt: isoOrNull(row.nextCheckAt)
+      }),
+      encode: (claim): ClaimRow => ({
+        account: claim.account,
+        apex: claim.apex,
+        status: claim.status,
+        txt: claim.txt,
+        verifiedAt: dateOrNull(claim.verifiedAt),
+        createdAt: new Date(claim.createdAt),
+        lastCheckedAt: dateOrNull(claim.lastCheckedAt),
+        nextCheckAt: dateOrNull(claim.nextCheckAt)
+      })
+    })
+  )
+)
+
+/** A claim's key: what names one row, and what comes back of the rows changed. */
+const ClaimKey = Schema.Struct({ account: AccountName, apex: Hostname })
+
+const Lease = Schema.Struct({ holder: Schema.String, until: Schema.Date })
+
+export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.SqlClient> = Effect.gen(
+  function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    const columns = sql.literal(`account, apex, status, txt, verified_at as "verifiedAt",
+      created_at as "createdAt", last_checked_at as "lastCheckedAt", next_check_at as "nextCheckAt"`)
+
+    /**
+     * Stores `rows` (every field but key and creation) and ends their leases, in one statement, each
+     * only where `condition` (on `stored`) also holds; the keys of those changed come back.
+     */
+    const storeRows = (rows: ReadonlyArray<ClaimRow>, condition: Statement.Fragment) => sql`
+      update claims as stored set
+        status = result.status, txt = result.txt, verified_at = result."verifiedAt",
+        last_checked_at = result."lastCheckedAt", next_check_at = result."nextCheckAt",
+        lease_holder = null, lease_until = null
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as result(
+        account text, apex text, status text, txt jsonb, "verifiedAt" timestamptz,
+        "lastCheckedAt" timestamptz, "nextCheckAt" timestamptz)
+      where stored.account = result.account and stored.apex = result.apex ${condition}
+      returning stored.account, stored.apex`
+
+    const insert = SqlSchema.findAll({
+      Request: ClaimFromRow,
+      Result: ClaimKey,
+      execute: (row) => sql`
+        insert into claims (account, apex, status, txt, verified_at, created_at, last_checked_at,
+          next_check_at)
+        values (${row.account}, ${row.apex}, ${row.status}, ${JSON.stringify(row.txt)}::jsonb,
+          ${row.verifiedAt}, ${row.createdAt}, ${row.lastCheckedAt}, ${row.nextCheckAt})
+        on conflict (account, apex) do nothing
+        returning account, apex`
+    })
+
+    const findOwned = SqlSchema.findOneOption({
+      Request: ClaimKey,
+      Result: ClaimFromRow,
+      execute: ({ account, apex }) => sql`
+        select ${columns} from claims where account = ${account} and apex = ${apex}`
+    })
+
+    const listByAccount = SqlSchema.findAll({
+      Request: AccountName,
+      Result: ClaimFromRow,
+      execute: (account) => sql`select ${columns} from claims where account = ${account} order by position`
+    })
+
+    const listByApex = SqlSchema.findAll({
+      Request: Hostname,
+      Result: ClaimFromRow,
+      execute: (apex) => sql`select ${columns} from claims where apex = ${apex} order by position`
+    })
+
+    const update = SqlSchema.findAll({
+      Request: ClaimFromRow,
+      Result: ClaimKey,
+      execute: (row) => storeRows([row], sql``)
+    })
+
+    const remove = SqlSchema.findAll({
+      Request: ClaimKey,
+      Result: ClaimKey,
+      execute: ({ account, apex }) => sql`
+        delete from claims where account = ${account} and apex = ${apex} returning account, apex`
+    })
+
+    const claimDue = SqlSchema.findAll({
+      Request: Schema.Struct({ now: Schema.Date, limit: Schema.Int, lease: Lease }),
+      Result: ClaimFromRow,
+      execute: ({ lease, limit, now }) => sql`
+        with leased as (
+          update claims set lease_holder = ${lease.holder}, lease_until = ${lease.until}
+          where (account, apex) in (
+            select account, apex from claims
+            where next_check_at <= ${now}
+              and (lease_until is null or lease_until <= ${now})
+            order by next_check_at, position
+            limit ${limit}
+            for update skip locked)
+          returning ${columns}, position)
+        select account, apex, status, txt, "verifiedAt", "createdAt", "lastCheckedAt", "nextCheckAt"
+        from leased order by "nextCheckAt", position`
+    })
+
+    // A round's results in one statement, each stored only while `holder` holds its lease.
+    const completeChecks = SqlSchema.findAll({
+      Request: Schema.Struct({ claims: Schema.Array(ClaimFromRow), holder: Schema.String }),
+      Result: ClaimKey,
+      execute: ({ claims, holder }) => storeRows(claims, sql`and stored.lease_holder = ${holder}`)
+    })
+
+    const releaseLease = SqlSchema.void({
+      Request: Schema.Struct({ ...ClaimKey.fields, holder: Schema.String }),
+      execute: ({ account, apex, holder }) => sql`
+        update claims set lease_holder = null, lease_until = null
+        where account = ${account} and apex = ${apex} and lease_holder = ${holder}`
+    })
+
+    return ClaimRepository.of({
+      insert: (claim) =>
+        insert(claim).pipe(
+          Effect.map((rows) => rows.length > 0),
+          storageOperation("ClaimRepository.insert")
+        ),
+      findOwned: (account, apex) =>
+        findOwned({ account, apex }).pipe(storageOperation("ClaimRepository.findOwned")),
+      listByAccount: (account) =>
+        listByAccount(account).pipe(storageOperation("ClaimRepository.listByAccount")),
+      listByApex: (apex) => listByApex(apex).pipe(storageOperation("ClaimRepository.listByApex")),
+      update: (claim) =>
+        update(claim).pipe(
+          Effect.map((rows) => rows.length > 0),
+          storageOperation("ClaimRepository.update")
+        ),
+      remove: (account, apex) =>
+        remove({ account, apex }).pipe(
+          Effect.map((rows) => rows.length > 0),
+          storageOperation("ClaimRepository.remove")
+        ),
+      claimDue: (now, limit, lease) =>
+        claimDue({ now, limit: Math.max(0, Math.floor(limit)), lease }).pipe(
+          storageOperation("ClaimRepository.claimDue")
+        ),
+      completeChecks: (claims, holder) =>
+        (claims.length === 0 ? Effect.succeed([]) : completeChecks({ claims, holder })).pipe(
+          Effect.map((rows) => rows.length),
+          storageOperation("ClaimRepository.completeChecks")
+        ),
+      releaseLease: (account, apex, holder) =>
+        releaseLease({ account, apex, holder }).pipe(storageOperation("ClaimRepository.releaseLease"))
+    })
+  }
+)
+
+export const layer: Layer.Layer<ClaimRepository, never, SqlClient.SqlClient> = Layer.effect(
+  ClaimRepository,
+  make
+)
