@@ -1,16 +1,33 @@
 /**
- * The worker's loop: rounds of custom-domain checks (`checkDueCustomDomains`) for the life of the
- * process, and the `PETSTORE_WORKER_*` knobs that shape them. The API runs the same loop in its own
- * process when it has storage no separate worker can open (embedded, memory).
+ * The worker's loop: rounds of custom-domain checks (`checkDueCustomDomains`) and, beside them, rounds
+ * of the daily rechecks of proved claims (`checkDueClaims`), for the life of the process, and the
+ * `PETSTORE_WORKER_*` knobs that shape both. The API runs the same loop in its own process when it has
+ * storage no separate worker can open (embedded, memory).
  */
-import { checkDueCustomDomains, type DueCheckOptions, type DueCheckRound } from "@petstore/custom-domains"
+import {
+  checkDueClaims,
+  checkDueCustomDomains,
+  type DueCheckOptions,
+  type DueCheckRound,
+  type DueClaimRound
+} from "@petstore/custom-domains"
 import { Config, Duration, Effect, Schema } from "effect"
 
 export interface CustomDomainCheckLoopOptions extends DueCheckOptions {
   /** The pause after a round that found less than a full batch, or failed. */
   readonly pollInterval: Duration.Input
   /** Told every round's outcome (the worker's metrics). */
-  readonly onRound?: (round: DueCheckRound) => Effect.Effect<void>
+  readonly onRound?: ((round: DueCheckRound) => Effect.Effect<void>) | undefined
+  /** Told every round of claim rechecks' outcome. */
+  readonly onClaimRound?: ((round: DueClaimRound) => Effect.Effect<void>) | undefined
+}
+
+export interface RoundLoopOptions<Round> {
+  /** What the rounds do, as the logs name them: "domain checks", "claim rechecks". */
+  readonly work: string
+  readonly batchSize: number
+  readonly pollInterval: Duration.Input
+  readonly onRound?: ((round: Round) => Effect.Effect<void>) | undefined
 }
 
 /**
@@ -18,28 +35,41 @@ export interface CustomDomainCheckLoopOptions extends DueCheckOptions {
  * claimed), otherwise a pause of `pollInterval`. A round that fails (storage down) is logged and
  * retried after the pause.
  */
-export const repeatRounds = <E, R>(
-  round: Effect.Effect<DueCheckRound, E, R>,
-  options: Pick<CustomDomainCheckLoopOptions, "batchSize" | "pollInterval" | "onRound">
+export const repeatRounds = <Round extends { readonly claimed: number }, E, R>(
+  round: Effect.Effect<Round, E, R>,
+  options: RoundLoopOptions<Round>
 ): Effect.Effect<never, never, R> =>
   round.pipe(
-    Effect.tap((outcome) => (outcome.claimed > 0 ? Effect.logDebug("domain checks", outcome) : Effect.void)),
+    Effect.tap((outcome) => (outcome.claimed > 0 ? Effect.logDebug(options.work, outcome) : Effect.void)),
     Effect.tap((outcome) => options.onRound?.(outcome) ?? Effect.void),
     Effect.flatMap((outcome) =>
       outcome.claimed === options.batchSize ? Effect.void : Effect.sleep(options.pollInterval)
     ),
     Effect.catch((error) =>
       Effect.andThen(
-        Effect.logWarning("a round of domain checks failed", error),
+        Effect.logWarning(`a round of ${options.work} failed`, error),
         Effect.sleep(options.pollInterval)
       )
     ),
     Effect.forever
   )
 
-/** Checks due custom domains, round after round, until interrupted. */
+/**
+ * Checks due custom domains and rechecks due claims, round after round, until interrupted: two loops
+ * side by side on the same knobs and lease holder, so that neither kind of work waits for the other.
+ */
 export const runCustomDomainChecks = (options: CustomDomainCheckLoopOptions) =>
-  repeatRounds(checkDueCustomDomains(options), options)
+  Effect.all(
+    [
+      repeatRounds(checkDueCustomDomains(options), { ...options, work: "domain checks" }),
+      repeatRounds(checkDueClaims(options), {
+        ...options,
+        work: "claim rechecks",
+        onRound: options.onClaimRound
+      })
+    ],
+    { concurrency: 2, discard: true }
+  )
 
 const integerUpTo = (name: string, maximum: number, message: string) =>
   Config.schema(Schema.Int.check(Schema.makeFilter((n: number) => n >= 1 && n <= maximum, { message })), name)

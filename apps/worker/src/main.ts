@@ -1,7 +1,8 @@
 /**
- * The worker process: checks pending domains' DNS and drives verified domains' certificates (orders,
- * polling, the 30-minute diagnosis, renewals) until SIGTERM or SIGINT, sharing the work with any other
- * worker on the same PostgreSQL through leases; stopping gives its leases back.
+ * The worker process: checks pending domains' DNS, drives verified domains' certificates (orders,
+ * polling, the 30-minute diagnosis, renewals) and rechecks proved claims daily, until SIGTERM or SIGINT,
+ * sharing the work with any other worker on the same PostgreSQL through leases; stopping gives its
+ * leases back.
  */
 import { hostname } from "node:os"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
@@ -52,7 +53,7 @@ const main = Effect.gen(function* () {
     yield* Effect.logInfo(`worker metrics on ${MetricsListener.url(address)}`)
   }
   yield* Effect.logInfo(
-    `petstore worker ${holder} checking domains and certificates (concurrency ${options.concurrency})`
+    `petstore worker ${holder} checking domains, certificates and claims (concurrency ${options.concurrency})`
   )
   return yield* runCustomDomainChecks({ ...options, onRound: metrics.recordRound }).pipe(
     Effect.onInterrupt(() => Effect.logInfo(`petstore worker ${holder} stopping; its leases are given back`)),

@@ -1,10 +1,11 @@
 /**
- * The worker's loop around one round of custom-domain checks: when the next round runs, what a
- * failed round does, and the `PETSTORE_WORKER_*` knobs (defaults, bounds, messages).
+ * The worker's loop around one round of work (custom-domain checks, claim rechecks): when the next
+ * round runs, what a failed round does and how it is logged, and the `PETSTORE_WORKER_*` knobs
+ * (defaults, bounds, messages).
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { DueCheckRound } from "@petstore/custom-domains"
-import { ConfigProvider, Duration, Effect, Fiber, Queue, Ref, Result } from "effect"
+import { ConfigProvider, Duration, Effect, Fiber, Logger, Queue, Ref, References, Result } from "effect"
 import { TestClock } from "effect/testing"
 import { CustomDomainCheckConfig, repeatRounds } from "../src/CustomDomainCheckLoop.js"
 
@@ -39,7 +40,7 @@ describe("repeatRounds", () => {
     Effect.gen(function* () {
       const { onRound, ran, reported, round } = yield* scriptedRounds([full, full, short, short])
       const loop = yield* Effect.forkChild(
-        repeatRounds(round, { batchSize: 10, pollInterval: "1 second", onRound })
+        repeatRounds(round, { work: "domain checks", batchSize: 10, pollInterval: "1 second", onRound })
       )
       // Two full rounds and the short one that ends the burst, without the clock moving.
       expect(yield* Queue.takeN(reported, 3)).toStrictEqual([full, full, short])
@@ -58,7 +59,7 @@ describe("repeatRounds", () => {
     Effect.gen(function* () {
       const { onRound, ran, reported, round } = yield* scriptedRounds(["fail", full, short])
       const loop = yield* Effect.forkChild(
-        repeatRounds(round, { batchSize: 10, pollInterval: "5 seconds", onRound })
+        repeatRounds(round, { work: "domain checks", batchSize: 10, pollInterval: "5 seconds", onRound })
       )
       yield* settle
       expect(yield* Ref.get(ran)).toBe(1)
@@ -68,6 +69,53 @@ describe("repeatRounds", () => {
       yield* TestClock.adjust("1 millis")
       expect(yield* Queue.takeN(reported, 2)).toStrictEqual([full, short])
       yield* Fiber.interrupt(loop)
+    })
+  )
+})
+
+/** Every message logged while `effect` runs, with its level, in order. */
+const capturingLogs = Effect.sync(() => {
+  const logged: Array<{ readonly level: string; readonly message: unknown }> = []
+  const layer = Logger.layer([
+    Logger.make((options) => {
+      logged.push({ level: options.logLevel, message: options.message })
+    })
+  ])
+  return { logged, layer }
+})
+
+describe("repeatRounds' logs", () => {
+  it.effect("name the work: a round that claimed some at debug level, a failed one as a warning", () =>
+    Effect.gen(function* () {
+      const { layer, logged } = yield* capturingLogs
+      const { onRound, ran, reported, round } = yield* scriptedRounds([
+        { claimed: 0, completed: 0, abandoned: 0 },
+        "fail",
+        short
+      ])
+      const loop = yield* Effect.forkChild(
+        repeatRounds(round, {
+          work: "claim rechecks",
+          batchSize: 10,
+          pollInterval: "1 second",
+          onRound
+        }).pipe(Effect.provide(layer), Effect.provideService(References.MinimumLogLevel, "Debug"))
+      )
+      yield* settle
+      yield* TestClock.adjust("1 second")
+      yield* settle
+      expect(yield* Ref.get(ran)).toBe(2)
+      yield* TestClock.adjust("1 second")
+      expect(yield* Queue.takeN(reported, 2)).toStrictEqual([
+        { claimed: 0, completed: 0, abandoned: 0 },
+        short
+      ])
+      yield* Fiber.interrupt(loop)
+      // An empty round says nothing; the failure names the work and carries the error.
+      expect(logged).toStrictEqual([
+        { level: "Warn", message: ["a round of claim rechecks failed", "storage down"] },
+        { level: "Debug", message: ["claim rechecks", short] }
+      ])
     })
   )
 })

@@ -57,9 +57,23 @@ const startWorkerOn = (dns: DnsServer, listener: string, overrides: Record<strin
     ...overrides
   })
 
+/** A seeded domain's name, `<n>.example.com`. */
+const seededName = new RegExp(`^[0-9]+\\.${zone.replaceAll(".", "\\.")}$`)
+
 /** Every CNAME query for the seeded domains: their verification checks and the checks before an order. */
 const cnameQueries = (dns: DnsServer): Array<DnsQuery> =>
-  dns.queries().filter((query) => query.type === "CNAME" && query.name.endsWith(`.${zone}`))
+  dns.queries().filter((query) => query.type === "CNAME" && seededName.test(query.name))
+
+/**
+ * The CNAME queries for a random name beside a seeded one (`<random>.example.com`): each verification
+ * check looks for a wildcard record under the domain's parent.
+ */
+const wildcardProbes = (dns: DnsServer): Array<DnsQuery> =>
+  dns
+    .queries()
+    .filter(
+      (query) => query.type === "CNAME" && query.name.endsWith(`.${zone}`) && !seededName.test(query.name)
+    )
 
 /**
  * The CNAME queries of verification checks: one per check of a domain. The checks before a
@@ -156,11 +170,15 @@ describe("worker processes sharing the due domains", () => {
       const repeated = [...groups].filter(([, queries]) => queries.length !== 2).map(([name]) => name)
       expect(repeated, "hostnames checked more than once").toEqual([])
       expect(overlapping(byHostname(cnameQueries(dns)))).toEqual([])
-      // Each check also asked for the addresses (A and AAAA), through the same worker's listener; the
-      // order that followed asked the same again (the owner may have changed DNS since), with CAA.
+      // Each check also asked for the addresses (A and AAAA), through the same worker's listener, and
+      // for a random name beside it (a wildcard record); the order that followed asked the addresses
+      // again (the owner may have changed DNS since), with CAA. Nobody else has the names: no TXT.
       const perListener = countBy(checks, (query) => query.listener)
+      const probes = wildcardProbes(dns)
+      expect(probes).toHaveLength(domainCount)
+      expect(new Set(probes.map((query) => query.name)).size).toBe(domainCount)
       const { CAA: caaQueries, ...domainQueries } = countBy(dns.queries(), (query) => query.type)
-      expect(domainQueries).toEqual({ CNAME: 2 * domainCount, A: 2 * domainCount, AAAA: 2 * domainCount })
+      expect(domainQueries).toEqual({ CNAME: 3 * domainCount, A: 2 * domainCount, AAAA: 2 * domainCount })
       expect(caaQueries).toBeGreaterThanOrEqual(domainCount)
       // Both did a share: at least one full batch each.
       expect(perListener.a ?? 0, JSON.stringify(perListener)).toBeGreaterThanOrEqual(25)

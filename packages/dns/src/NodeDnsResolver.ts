@@ -92,6 +92,17 @@ const NodeCaaRecord = NodeCaaObject.pipe(
   })
 )
 
+/**
+ * Node's TXT record: its character-strings, each at most 255 bytes on the wire, so a longer text is
+ * split over several; joined, they are the one value the record holds (RFC 7208 §3.3 reads them so).
+ */
+const NodeTxtRecord = Schema.Array(Schema.String).pipe(
+  Schema.decodeTo(Schema.String, {
+    decode: SchemaGetter.transform((strings) => strings.join("")),
+    encode: SchemaGetter.transform((value) => [value])
+  })
+)
+
 const NodeError = Schema.Struct({ code: Schema.String })
 
 /** Decoders compiled once: every lookup runs one. */
@@ -101,6 +112,7 @@ const decodeCnames = SchemaParser.decodeUnknownResult(Schema.Array(CnameTarget))
 const decodeIPv4 = SchemaParser.decodeUnknownResult(Schema.Array(IPv4Address))
 const decodeIPv6 = SchemaParser.decodeUnknownResult(Schema.Array(IPv6Address))
 const decodeCaa = SchemaParser.decodeUnknownResult(Schema.Array(NodeCaaRecord))
+const decodeTxt = SchemaParser.decodeUnknownResult(Schema.Array(NodeTxtRecord))
 
 // ---------------------------------------------------------------------------------------------
 // From Node's outcomes to DnsAnswer values.
@@ -263,12 +275,17 @@ export const make = (options: Options = {}): Effect.Effect<DnsResolver["Service"
         Effect.withSpan("NodeDnsResolver.addresses", { attributes: { name } }, { captureStackTrace: false })
       )
 
+    const txt = (name: string): Effect.Effect<DnsAnswer<string>> =>
+      ask(() => resolver.resolveTxt(name), decodeTxt).pipe(
+        Effect.withSpan("NodeDnsResolver.txt", { attributes: { name } }, { captureStackTrace: false })
+      )
+
     const caa = (name: string): Effect.Effect<DnsAnswer<CaaRecord>> =>
       ask(() => resolver.resolveCaa(name), decodeCaa).pipe(
         Effect.withSpan("NodeDnsResolver.caa", { attributes: { name } }, { captureStackTrace: false })
       )
 
-    return DnsResolver.of({ cname, addresses, caa })
+    return DnsResolver.of({ cname, addresses, txt, caa })
   })
 
 /** The `DnsResolver` port on a Node resolver built with `options` (see {@link make}). */

@@ -1,8 +1,9 @@
 /**
  * NodeDnsResolver against real DNS servers on loopback, started for this file: pebble-challtestsrv
- * for records set per test, dnsmasq for NXDOMAIN, REFUSED and critical CAA, a UDP socket that never
- * answers for timeouts, and a closed port for "connection refused".
+ * for records set per test, dnsmasq for NXDOMAIN, REFUSED, critical CAA and TXT records of several
+ * strings, a UDP socket that never answers for timeouts, and a closed port for "connection refused".
  */
+import { randomBytes } from "node:crypto"
 import { createSocket } from "node:dgram"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { CaaRecord, type DnsAnswer, DnsResolver } from "@petstore/custom-domains"
@@ -37,11 +38,24 @@ const failure = (reason: "timeout" | "servfail" | "refused" | "other", detail: s
   detail
 })
 
-/** The three questions the port asks, for one name. */
+/** The four questions the port asks, for one name. */
 const askAll = (name: string) =>
   Effect.flatMap(DnsResolver, (resolver) =>
-    Effect.all({ cname: resolver.cname(name), addresses: resolver.addresses(name), caa: resolver.caa(name) })
+    Effect.all({
+      cname: resolver.cname(name),
+      addresses: resolver.addresses(name),
+      txt: resolver.txt(name),
+      caa: resolver.caa(name)
+    })
   )
+
+const sorted = (answer: DnsAnswer<string>): DnsAnswer<string> =>
+  answer._tag === "Records"
+    ? {
+        _tag: "Records",
+        records: [...answer.records].sort() as unknown as readonly [string, ...Array<string>]
+      }
+    : answer
 
 const sortedByTag = (answer: DnsAnswer<CaaRecord>): DnsAnswer<CaaRecord> =>
   answer._tag === "Records"
@@ -87,6 +101,7 @@ layer(onChalltestsrv, { excludeTestServices: true })("NodeDnsResolver on pebble-
         expect(yield* askAll("docs.blocked.test")).toStrictEqual({
           cname: nodata,
           addresses: records("192.0.2.7"),
+          txt: nodata,
           caa: nodata
         })
       })
@@ -103,6 +118,7 @@ layer(onChalltestsrv, { excludeTestServices: true })("NodeDnsResolver on pebble-
         expect(yield* askAll("apex.test")).toStrictEqual({
           cname: nodata,
           addresses: records("192.0.2.1", "192.0.2.2", "2001:db8::1"),
+          txt: nodata,
           caa: nodata
         })
       })
@@ -126,6 +142,7 @@ layer(onChalltestsrv, { excludeTestServices: true })("NodeDnsResolver on pebble-
         expect(yield* askAll("www.follows.test")).toStrictEqual({
           cname: records("edge.platform.test"),
           addresses: records("198.51.100.10", "2001:db8::10"),
+          txt: nodata,
           caa: nodata
         })
       })
@@ -133,19 +150,20 @@ layer(onChalltestsrv, { excludeTestServices: true })("NodeDnsResolver on pebble-
   })
 
   describe("no records and failures", () => {
-    it.effect("a name with other records only (TXT) is NODATA for all three questions", () =>
+    it.effect("a name with TXT records only is NODATA for the other three questions", () =>
       Effect.gen(function* () {
         const server = yield* Challtestsrv
         yield* server.setTxt("txt-only.test", "v=verification")
         expect(yield* askAll("txt-only.test")).toStrictEqual({
           cname: nodata,
           addresses: nodata,
+          txt: records("v=verification"),
           caa: nodata
         })
       })
     )
 
-    it.effect("SERVFAIL is a servfail failure for all three questions", () =>
+    it.effect("SERVFAIL is a servfail failure for all four questions", () =>
       Effect.gen(function* () {
         const server = yield* Challtestsrv
         yield* server.setServfail("broken.test")
@@ -153,8 +171,40 @@ layer(onChalltestsrv, { excludeTestServices: true })("NodeDnsResolver on pebble-
         expect(yield* askAll("broken.test")).toStrictEqual({
           cname: servfail,
           addresses: servfail,
+          txt: servfail,
           caa: servfail
         })
+      })
+    )
+  })
+
+  describe("txt", () => {
+    it.effect("an ownership record comes back as its value, exactly (case and spaces kept)", () =>
+      Effect.gen(function* () {
+        const server = yield* Challtestsrv
+        const value = "petstore-verification=0f1e2d3c4b5a69788796a5b4c3d2e1f0"
+        yield* server.setTxt("_petstore-challenge.docs.owned.test", value)
+        yield* server.setTxt("_petstore-challenge.docs.spaced.test", " Some Text, with a comma ")
+        const resolver = yield* DnsResolver
+        expect(yield* resolver.txt("_petstore-challenge.docs.owned.test")).toStrictEqual(records(value))
+        expect(yield* resolver.txt("_petstore-challenge.docs.spaced.test")).toStrictEqual(
+          records(" Some Text, with a comma ")
+        )
+        // Only the name asked: neither its parent nor a name under it has the record.
+        expect(yield* resolver.txt("docs.owned.test")).toStrictEqual(nodata)
+        expect(yield* resolver.txt("www._petstore-challenge.docs.owned.test")).toStrictEqual(nodata)
+      })
+    )
+
+    it.effect("several records are several values", () =>
+      Effect.gen(function* () {
+        const server = yield* Challtestsrv
+        yield* server.setTxt("_petstore-challenge.docs.many.test", "petstore-verification=old")
+        yield* server.setTxt("_petstore-challenge.docs.many.test", "petstore-verification=new")
+        const resolver = yield* DnsResolver
+        expect(sorted(yield* resolver.txt("_petstore-challenge.docs.many.test"))).toStrictEqual(
+          records("petstore-verification=new", "petstore-verification=old")
+        )
       })
     )
   })
@@ -222,23 +272,43 @@ const onDnsmasq = resolverOn(Dnsmasq, { timeout: Duration.seconds(2), tries: 2 }
 )
 
 layer(onDnsmasq, { excludeTestServices: true })("NodeDnsResolver on dnsmasq", (it) => {
-  it.effect("a name that does not exist is NXDOMAIN for all three questions", () =>
+  it.effect("a name that does not exist is NXDOMAIN for all four questions", () =>
     Effect.gen(function* () {
       expect(yield* askAll(`missing.${dnsmasqZone.domain}`)).toStrictEqual({
         cname: nxdomain,
         addresses: nxdomain,
+        txt: nxdomain,
         caa: nxdomain
       })
     })
   )
 
-  it.effect("a name with an A record only: NODATA for CNAME and CAA, its address", () =>
+  it.effect("a name with an A record only: NODATA for CNAME, TXT and CAA, its address", () =>
     Effect.gen(function* () {
       expect(yield* askAll(dnsmasqZone.host)).toStrictEqual({
         cname: nodata,
         addresses: records(dnsmasqZone.hostAddress),
+        txt: nodata,
         caa: nodata
       })
+    })
+  )
+
+  it.effect("a TXT record split over several strings is one value, the strings joined", () =>
+    Effect.gen(function* () {
+      const resolver = yield* DnsResolver
+      expect(yield* resolver.txt(dnsmasqZone.splitTxt)).toStrictEqual(
+        records("petstore-verification=0123456789abcdef0123456789abcdef")
+      )
+    })
+  )
+
+  it.effect("several TXT records, of one string and of several, are one value each", () =>
+    Effect.gen(function* () {
+      const resolver = yield* DnsResolver
+      expect(sorted(yield* resolver.txt(dnsmasqZone.severalTxt))).toStrictEqual(
+        records("google-site-verification=abcdef", "v=spf1 -all")
+      )
     })
   )
 
@@ -254,12 +324,30 @@ layer(onDnsmasq, { excludeTestServices: true })("NodeDnsResolver on dnsmasq", (i
     })
   )
 
-  it.effect("a server that refuses the question: a refused failure for all three questions", () =>
+  it.effect("a wildcard CNAME answers for a random label under it: the CNAME, and the target's address", () =>
+    Effect.gen(function* () {
+      const label = `probe${randomBytes(8).toString("hex")}`
+      const probe = `${label}.${dnsmasqZone.wildcardParent}`
+      expect(yield* askAll(probe)).toStrictEqual({
+        cname: records(dnsmasqZone.host),
+        addresses: records(dnsmasqZone.hostAddress),
+        txt: nodata,
+        caa: nodata
+      })
+      // The wildcard covers the names under its parent, not the parent itself.
+      const resolver = yield* DnsResolver
+      expect(yield* resolver.cname(dnsmasqZone.wildcardParent)).toStrictEqual(nodata)
+      expect(yield* resolver.cname(`${label}.other.${dnsmasqZone.domain}`)).toStrictEqual(nxdomain)
+    })
+  )
+
+  it.effect("a server that refuses the question: a refused failure for all four questions", () =>
     Effect.gen(function* () {
       const refused = failure("refused", "EREFUSED")
       expect(yield* askAll("outside.example")).toStrictEqual({
         cname: refused,
         addresses: refused,
+        txt: refused,
         caa: refused
       })
     })
@@ -273,13 +361,14 @@ const onSilentServer = resolverOn(SilentServer, { timeout: Duration.millis(300),
 layer(onSilentServer, { excludeTestServices: true })(
   "NodeDnsResolver on a server that never answers",
   (it) => {
-    it.effect("a timeout failure for all three questions, once the timeout has passed", () =>
+    it.effect("a timeout failure for all four questions, once the timeout has passed", () =>
       Effect.gen(function* () {
         const started = Date.now()
         const timeout = failure("timeout", "ETIMEOUT")
-        expect(yield* askAll("docs.silent.test")).toStrictEqual({
+        expect(yield* askAll("_petstore-challenge.docs.silent.test")).toStrictEqual({
           cname: timeout,
           addresses: timeout,
+          txt: timeout,
           caa: timeout
         })
         const elapsed = Date.now() - started
@@ -312,8 +401,9 @@ layer(onClosedPort, { excludeTestServices: true })("NodeDnsResolver with nothing
   it.effect("connection refused is a refused failure", () =>
     Effect.gen(function* () {
       const resolver = yield* DnsResolver
-      const answer = yield* resolver.addresses("docs.nobody.test")
-      expect(answer).toStrictEqual(failure("refused", "ECONNREFUSED"))
+      const refused = failure("refused", "ECONNREFUSED")
+      expect(yield* resolver.addresses("docs.nobody.test")).toStrictEqual(refused)
+      expect(yield* resolver.txt("_petstore-challenge.docs.nobody.test")).toStrictEqual(refused)
     })
   )
 })

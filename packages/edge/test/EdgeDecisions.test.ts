@@ -1,22 +1,28 @@
 /**
  * The edge's decisions in memory, through the real listeners over stores whose every lookup is
  * counted: a served name costs storage one lookup, then none, on either listener and at every
- * handshake; every change that concerns a name (its domain, certificate or project) is seen at the
- * very next request and handshake; names nothing is served at are kept apart, so a flood of them
+ * handshake; every change that concerns a name (its domain, certificate or project, another account
+ * taking its hostname) is seen at the very next request and handshake; names nothing is served at are kept apart, so a flood of them
  * never pushes a served name out; and one client address that makes storage look up too many
  * unknown names gets 429 (or a refused handshake) while served names keep answering at once and
  * other addresses are not affected.
  */
+import { Agent } from "node:https"
 import { describe, expect, layer } from "@effect/vitest"
 import {
+  addDomain,
   CustomDomain,
   CustomDomainRepository,
   DomainConfig,
   DomainRedirect,
+  loseOwnership,
+  ownershipLostProblem,
   putDomainConfig,
-  recordProjectDeploy
+  recordProjectDeploy,
+  storeLosers
 } from "@petstore/custom-domains"
-import { Effect, Option } from "effect"
+import { AccountName } from "@petstore/kernel"
+import { Clock, Effect, Option } from "effect"
 import { EdgeAddresses } from "../src/EdgeServer.js"
 import { derOf, handshake, http, https } from "./support/EdgeClient.js"
 import {
@@ -85,7 +91,7 @@ layer(edgeOver(countedMemoryStores), { excludeTestServices: true, timeout: 60_00
         const projectId = yield* deployedProject("kept-pending")
         const hostname = yield* verifiedDomain(projectId, "docs.kept-pending.com")
         const domains = yield* CustomDomainRepository
-        const stored = yield* domains.findByHostname(hostname)
+        const stored = yield* domains.findInProject(projectId, hostname)
         if (Option.isNone(stored)) return yield* Effect.die("the domain is stored")
         yield* domains.update(new CustomDomain({ ...stored.value, status: "pending" }))
         yield* issueCertificate(hostname)
@@ -96,6 +102,55 @@ layer(edgeOver(countedMemoryStores), { excludeTestServices: true, timeout: 60_00
         yield* domains.update(new CustomDomain({ ...stored.value, status: "verified" }))
         expect((yield* handshake(port.https, ca, hostname))._tag).toBe("Accepted")
         expect((yield* https(port.https, { host: hostname, ca })).status).toBe(200)
+      })
+    )
+
+    it.effect("a served name whose domain loses ownership to another account is refused at once", () =>
+      Effect.gen(function* () {
+        const { projectId, hostname } = yield* servedDomain("kept-lost", "docs.kept-lost.com")
+        const rival = AccountName.make("rival-team")
+        const rivalProject = yield* deployedProject("kept-rival", "pro", rival)
+        const contender = yield* addDomain(rival, rivalProject, hostname)
+        const port = yield* ports
+        const ca = yield* trustedRoot
+        const agent = yield* Effect.acquireRelease(
+          Effect.sync(() => new Agent({ keepAlive: true, maxSockets: 1, ca: [ca] })),
+          (agent) => Effect.sync(() => agent.destroy())
+        )
+        // Contested, the verified domain is still served (until the contender proves ownership), and
+        // from memory: the change below must be what drops it.
+        const contested = yield* https(port.https, { host: hostname, ca, agent })
+        expect(contested.status).toBe(200)
+        expect(contested.body).toContain("kept-lost")
+        expect((yield* handshake(port.https, ca, hostname))._tag).toBe("Accepted")
+        const kept = yield* lookups
+        expect((yield* https(port.https, { host: hostname, ca, agent })).status).toBe(200)
+        expect(yield* lookups).toEqual(kept)
+
+        // The contender proves ownership: its check stores the loser first, as the worker does.
+        const domains = yield* CustomDomainRepository
+        const stored = yield* domains.findInProject(projectId, hostname)
+        if (Option.isNone(stored)) return yield* Effect.die("the domain is stored")
+        const lostAt = new Date(yield* Clock.currentTimeMillis)
+        const winner = new CustomDomain({ ...contender, status: "verified" })
+        const loser = loseOwnership(stored.value, ownershipLostProblem(hostname, "proved"), lostAt)
+        expect(loser.status).toBe("failed")
+        yield* storeLosers({ domain: winner, losers: [loser] })
+
+        // The very next request, on the connection opened while it was served, and the next handshake.
+        const afterLoss = yield* https(port.https, { host: hostname, ca, agent })
+        expect(afterLoss.reusedSocket).toBe(true)
+        expect(afterLoss.status).toBe(404)
+        expect(afterLoss.body).not.toContain("kept-lost")
+        expect((yield* handshake(port.https, ca, hostname))._tag).toBe("Refused")
+        expect((yield* http(port.http, { host: hostname })).status).toBe(404)
+
+        // The winner, once stored verified, is served as its own project.
+        yield* domains.update(winner)
+        const won = yield* https(port.https, { host: hostname, ca })
+        expect(won.status).toBe(200)
+        expect(won.body).toContain("kept-rival")
+        expect(won.body).not.toContain("kept-lost")
       })
     )
 

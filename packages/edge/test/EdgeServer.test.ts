@@ -100,14 +100,14 @@ describe("the edge's listeners", () => {
   )
 })
 
-/** The in-memory domain repository, answering hostname lookups only after `delay`. */
+/** The in-memory domain repository, answering the edge's hostname lookups only after `delay`. */
 const slowLookups = (delay: Duration.Input) =>
   Layer.effect(
     CustomDomainRepository,
     Effect.map(CustomDomainRepository, (domains) =>
       CustomDomainRepository.of({
         ...domains,
-        findByHostname: (hostname) => Effect.delay(domains.findByHostname(hostname), delay)
+        findVerified: (hostname) => Effect.delay(domains.findVerified(hostname), delay)
       })
     )
   ).pipe(Layer.provideMerge(MemoryStore.layer))
@@ -132,22 +132,22 @@ describe("a shutdown", () => {
   )
 })
 
-/** The in-memory domain repository, except that looking a hostname up fails once `broken` is set. */
+/** The in-memory domain repository, except that the edge's hostname lookup fails once `broken` is set. */
 const failingLookups = (broken: { value: boolean }) =>
   Layer.effect(
     CustomDomainRepository,
     Effect.map(CustomDomainRepository, (domains) =>
       CustomDomainRepository.of({
         ...domains,
-        findByHostname: (hostname) =>
+        findVerified: (hostname) =>
           broken.value
             ? Effect.fail(
                 new StorageError({
-                  operation: "findByHostname",
+                  operation: "findVerified",
                   cause: new Error("connection to db.internal:5432 refused")
                 })
               )
-            : domains.findByHostname(hostname)
+            : domains.findVerified(hostname)
       })
     )
   )
@@ -169,7 +169,7 @@ describe("a storage failure", () => {
       expect((yield* https(httpsAddress.port, { host: hostname, ca, agent })).status).toBe(200)
 
       const domains = yield* CustomDomainRepository
-      const stored = yield* domains.findByHostname(hostname)
+      const stored = yield* domains.findInProject(projectId, hostname)
       broken.value = true
       // A decision kept in memory is still answered: nothing concerning it has changed.
       expect((yield* https(httpsAddress.port, { host: hostname, ca, agent })).status).toBe(200)
@@ -180,7 +180,7 @@ describe("a storage failure", () => {
       for (const answer of [overHttp, overHttps]) {
         expect(answer.status).toBe(503)
         expect(answer.headers["content-type"]).toMatch(/^text\/plain/)
-        expect(answer.body).not.toMatch(/db\.internal|findByHostname|refused|StorageError/)
+        expect(answer.body).not.toMatch(/db\.internal|findVerified|refused|StorageError/)
       }
       expect(overHttps.reusedSocket).toBe(true)
       expect((yield* handshake(httpsAddress.port, ca, hostname))._tag).toBe("Refused")

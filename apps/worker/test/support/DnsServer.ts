@@ -1,8 +1,9 @@
 /**
  * A real (UDP, `node:dgram` + `dns-packet`) DNS server for the worker processes under test: it
- * answers for `<n>.<zone>` with a CNAME to the platform target (so every such domain verifies), after
- * an artificial delay, and records every query it receives: which listener (one per worker, so the
- * asker is known), the name, the type, when it arrived and when it was answered.
+ * answers for `<n>.<zone>` with a CNAME to the platform target (so every such domain verifies), and
+ * with the TXT records it is given (ownership records), after an artificial delay; every other name is
+ * NXDOMAIN. It records every query it receives: which listener (one per worker, so the asker is
+ * known), the name, the type, when it arrived and when it was answered.
  */
 import { createSocket, type Socket } from "node:dgram"
 import dnsPacket from "dns-packet"
@@ -38,6 +39,8 @@ export interface DnsServerOptions {
   readonly zone: string
   readonly target: string
   readonly delay: Delay
+  /** TXT records by name (lower case, no trailing dot): each value one record. */
+  readonly txt?: ReadonlyMap<string, ReadonlyArray<string>>
 }
 
 const targetIPv4 = "192.0.2.10"
@@ -46,13 +49,21 @@ const NXDOMAIN = 3
 
 const normalise = (name: string) => name.toLowerCase().replace(/\.$/, "")
 
-/** The response to `query`: the CNAME (and for A/AAAA the target's address), or NXDOMAIN. */
+/**
+ * The response to `query`: for `<n>.<zone>` the CNAME (and for A/AAAA the target's address), for a
+ * name with TXT records those records (when TXT is asked), or NXDOMAIN.
+ */
 const respond = (query: dnsPacket.DecodedPacket, options: DnsServerOptions): Buffer => {
   const question = query.questions?.[0]
   const name = question === undefined ? "" : normalise(question.name)
-  const exists = new RegExp(`^[0-9]+\\.${options.zone.replaceAll(".", "\\.")}$`).test(name)
+  const txt = options.txt?.get(name)
+  const verifies = new RegExp(`^[0-9]+\\.${options.zone.replaceAll(".", "\\.")}$`).test(name)
+  const exists = verifies || txt !== undefined
   const answers: Array<dnsPacket.Answer> = []
-  if (question !== undefined && exists) {
+  if (question !== undefined && question.type === "TXT" && txt !== undefined) {
+    for (const value of txt) answers.push({ type: "TXT", name: question.name, ttl: 0, data: value })
+  }
+  if (question !== undefined && verifies) {
     // TTL 0: c-ares caches answers by default; every check must reach this server.
     const cname: dnsPacket.Answer = { type: "CNAME", name: question.name, ttl: 0, data: options.target }
     if (question.type === "CNAME") answers.push(cname)

@@ -82,17 +82,20 @@ export const startWorker = (env: Record<string, string>): WorkerProcess => {
   return { ...worker, started, stop }
 }
 
-/** Totals of the worker's "domain checks" rounds (logged at debug level). */
-export const roundTotals = (stdout: string) => {
+/**
+ * Totals of the worker's rounds of `work` (logged at debug level when they claimed anything): "domain
+ * checks", or "claim rechecks" (whose rounds report no `abandoned`: it stays 0 for them).
+ */
+export const roundTotals = (stdout: string, work: "domain checks" | "claim rechecks" = "domain checks") => {
   const totals = { rounds: 0, claimed: 0, completed: 0, abandoned: 0 }
   for (const line of logLines(stdout)) {
     const message = line.message
-    if (!Array.isArray(message) || message[0] !== "domain checks") continue
-    const round = message[1] as { claimed: number; completed: number; abandoned: number }
+    if (!Array.isArray(message) || message[0] !== work) continue
+    const round = message[1] as { claimed: number; completed: number; abandoned?: number }
     totals.rounds += 1
     totals.claimed += round.claimed
     totals.completed += round.completed
-    totals.abandoned += round.abandoned
+    totals.abandoned += round.abandoned ?? 0
   }
   return totals
 }

@@ -3,7 +3,8 @@
  * opens and stopped when it closes:
  * - `pebble-challtestsrv`: records set through its HTTP management API. It never answers NXDOMAIN
  *   (an unknown name is an empty answer) and writes CAA flags as 0.
- * - `dnsmasq`: a fixed zone given on its command line, for NXDOMAIN, REFUSED and critical CAA records.
+ * - `dnsmasq`: a fixed zone given on its command line, for NXDOMAIN, REFUSED, critical CAA records,
+ *   TXT records of several strings, and a wildcard CNAME.
  * - a UDP socket that reads questions and never answers: a server that times out.
  * The servers come from `@petstore/testing` (a container when a container runtime answers, else
  * Debian's `pebble` and `dnsmasq-base`): when neither is there the tests fail with one line saying
@@ -46,6 +47,8 @@ export class Challtestsrv extends Context.Service<
       policies: ReadonlyArray<CaaPolicy>
     ) => Effect.Effect<void, TestDnsServerError>
     readonly setTxt: (host: string, value: string) => Effect.Effect<void, TestDnsServerError>
+    /** Removes every TXT record of `host`. */
+    readonly clearTxt: (host: string) => Effect.Effect<void, TestDnsServerError>
     readonly setServfail: (host: string) => Effect.Effect<void, TestDnsServerError>
     /** Removes the A records of `host` (and its AAAA records, CNAME and SERVFAIL with the others). */
     readonly clearA: (host: string) => Effect.Effect<void, TestDnsServerError>
@@ -81,6 +84,7 @@ const startChalltestsrv = Effect.gen(function* () {
     setCname: (host, target) => post("/set-cname", { host: fqdn(host), target }),
     addCaa: (host, policies) => post("/add-caa", { host: fqdn(host), policies }),
     setTxt: (host, value) => post("/set-txt", { host: fqdn(host), value }),
+    clearTxt: (host) => post("/clear-txt", { host: fqdn(host) }),
     setServfail: (host) => post("/set-servfail", { host: fqdn(host) }),
     clearA: (host) => post("/clear-a", { host: fqdn(host) }),
     clearAaaa: (host) => post("/clear-aaaa", { host: fqdn(host) }),
@@ -111,8 +115,23 @@ export const dnsmasqZone = {
   host: "host.local.test",
   hostAddress: "192.0.2.80",
   /** Has a critical CAA record with an unknown tag and a non-critical `issue`. */
-  criticalCaa: "critical.local.test"
+  criticalCaa: "critical.local.test",
+  /** Has one TXT record whose text is split over two character-strings. */
+  splitTxt: "_petstore-challenge.split.local.test",
+  splitTxtStrings: ["petstore-verification=", "0123456789abcdef0123456789abcdef"],
+  /** Has two TXT records: one of a single string, one of three. */
+  severalTxt: "several.local.test",
+  severalTxtRecords: [["v=spf1 -all"], ["google-site-verification=", "abc", "def"]],
+  /** Every name under it (`*.wild.local.test`) is a CNAME to `host`; itself has no record. */
+  wildcardParent: "wild.local.test"
 } as const
+
+/**
+ * dnsmasq's `--txt-record` for `name`: one character-string per comma-separated field. Quotes are
+ * dnsmasq's only in a configuration file: on its command line they would be part of the text.
+ */
+const txtRecordOption = (name: string, strings: ReadonlyArray<string>): string =>
+  `--txt-record=${name},${strings.join(",")}`
 
 export class Dnsmasq extends Context.Service<Dnsmasq, { readonly server: string }>()("test/Dnsmasq") {}
 
@@ -121,7 +140,14 @@ const startDnsmasq = Effect.map(
     `--local=/${dnsmasqZone.domain}/`,
     `--host-record=${dnsmasqZone.host},${dnsmasqZone.hostAddress}`,
     `--dns-rr=${dnsmasqZone.criticalCaa},257,${caaHex(0x80, "tbs", "Unknown")}`,
-    `--dns-rr=${dnsmasqZone.criticalCaa},257,${caaHex(0, "issue", "ca.example.net")}`
+    `--dns-rr=${dnsmasqZone.criticalCaa},257,${caaHex(0, "issue", "ca.example.net")}`,
+    txtRecordOption(dnsmasqZone.splitTxt, dnsmasqZone.splitTxtStrings),
+    ...dnsmasqZone.severalTxtRecords.map((strings) => txtRecordOption(dnsmasqZone.severalTxt, strings)),
+    // dnsmasq (2.90) answers a wildcard `--cname` only in a zone it is authoritative for; with no
+    // interface named, `--auth-server` serves that zone through the ordinary listener too.
+    `--cname=*.${dnsmasqZone.wildcardParent},${dnsmasqZone.host}`,
+    `--auth-zone=${dnsmasqZone.wildcardParent}`,
+    `--auth-server=ns.${dnsmasqZone.domain}`
   ]),
   ({ server }) => Dnsmasq.of({ server })
 )

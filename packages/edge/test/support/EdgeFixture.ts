@@ -54,8 +54,8 @@ export class StorageLookups extends Context.Service<
 >()("test/StorageLookups") {}
 
 /**
- * Fresh in-memory stores whose every lookup the edge makes (domains by hostname, projects, configs,
- * certificates, challenges) is counted, with the counts.
+ * Fresh in-memory stores whose every lookup the edge makes (verified domains by hostname, projects,
+ * configs, certificates, challenges) is counted, with the counts.
  */
 export const countedMemoryStores = Layer.effectContext(
   Effect.gen(function* () {
@@ -77,7 +77,7 @@ export const countedMemoryStores = Layer.effectContext(
       CustomDomainRepository,
       CustomDomainRepository.of({
         ...domains,
-        findByHostname: (hostname) => counted("hostnames")(domains.findByHostname(hostname))
+        findVerified: (hostname) => counted("hostnames")(domains.findVerified(hostname))
       })
     ).pipe(
       Context.add(
@@ -110,19 +110,19 @@ export const countedMemoryStores = Layer.effectContext(
   })
 ).pipe(Layer.provideMerge(MemoryStore.layer))
 
-/** A project on `plan` with a successful deploy: what custom domains need. */
-export const deployedProject = (id: string, plan: Plan = "pro") =>
+/** A project of `owner` on `plan` with a successful deploy: what custom domains need. */
+export const deployedProject = (id: string, plan: Plan = "pro", owner: AccountName = account) =>
   Effect.gen(function* () {
     const projectId = ProjectId.make(id)
-    yield* createProject(account, projectId, plan)
-    yield* recordProjectDeploy(account, projectId, "succeeded")
+    yield* createProject(owner, projectId, plan)
+    yield* recordProjectDeploy(owner, projectId, "succeeded")
     return projectId
   })
 
 /** A domain added to `projectId` and marked verified, as the worker would once DNS checks out. */
-export const verifiedDomain = (projectId: ProjectId, hostname: string) =>
+export const verifiedDomain = (projectId: ProjectId, hostname: string, owner: AccountName = account) =>
   Effect.gen(function* () {
-    const domain = yield* addDomain(account, projectId, hostname)
+    const domain = yield* addDomain(owner, projectId, hostname)
     const domains = yield* CustomDomainRepository
     yield* domains.update(new CustomDomain({ ...domain, status: "verified" }))
     return domain.hostname
