@@ -91,7 +91,12 @@ const addDomain = takesJsonBody(
     payload: AddDomainRequest,
     success: CustomDomainResource.pipe(HttpApiSchema.status(201)),
     error: [InvalidRequest, Forbidden, NotFound, Conflict]
-  }).annotate(OpenApi.Summary, "Add a domain: it is pending, with the DNS record to create")
+  })
+    .annotate(OpenApi.Summary, "Add a domain: it is pending, with the DNS record to create")
+    .annotate(
+      OpenApi.Description,
+      "A hostname another account has (or had verified within 30 days, or under its pending claim) is added too, with `ownership.required: true`: verification then needs the TXT record `ownership`. 409 `domain_in_use` when another project of this account has the hostname; 409 `domain_claimed` when it lies at or under an apex another account has claimed and proved."
+    )
 )
 
 const getDomain = HttpApiEndpoint.get("getDomain", "/projects/:projectId/domains/:hostname", {

@@ -33,6 +33,11 @@ describe("apiError", () => {
     expect(JSON.stringify(encode(apiError(ApiErrors.Conflict, "domain_in_use", "taken")))).toBe(
       '{"code":"domain_in_use","message":"taken","status":409}'
     )
+    expect(encode(apiError(ApiErrors.Conflict, "domain_claimed", "claimed"))).toEqual({
+      code: "domain_claimed",
+      message: "claimed",
+      status: 409
+    })
     expect(encode(apiError(ApiErrors.Unavailable, "unavailable", "later"))).toEqual({
       code: "unavailable",
       message: "later",

@@ -182,10 +182,123 @@ describe("the OpenAPI document", () => {
     expect(getPet.summary).toContain(`removed on ${getPetRemovedAt.toISOString().slice(0, 10)}`)
   })
 
+  it("documents the claims, each with the key, answering the one Claim body on 200 and 201", () => {
+    const claim = { "application/json": { schema: { $ref: "#/components/schemas/Claim" } } }
+    const create = operation("/v1/claims", "post")
+    expect(Object.keys(create.responses).sort()).toEqual([
+      "200",
+      "201",
+      "400",
+      "401",
+      "413",
+      "415",
+      "429",
+      "500",
+      "503"
+    ])
+    expect(create.responses["201"]?.content).toEqual(claim)
+    expect(create.responses["200"]?.content).toEqual(claim)
+    expect(Object.keys(operation("/v1/claims", "get").responses).sort()).toEqual([
+      "200",
+      "401",
+      "429",
+      "500",
+      "503"
+    ])
+    expect(operation("/v1/claims", "get").responses["200"]?.content).toEqual({
+      "application/json": { schema: { $ref: "#/components/schemas/ClaimList" } }
+    })
+    for (const [path, method] of [
+      ["/v1/claims/{apex}", "get"],
+      ["/v1/claims/{apex}/verify", "post"]
+    ] as const) {
+      expect(Object.keys(operation(path, method).responses).sort()).toEqual([
+        "200",
+        "401",
+        "404",
+        "429",
+        "500",
+        "503"
+      ])
+      expect(operation(path, method).responses["200"]?.content).toEqual(claim)
+    }
+    expect(Object.keys(operation("/v1/claims/{apex}", "delete").responses).sort()).toEqual([
+      "204",
+      "401",
+      "404",
+      "429",
+      "500",
+      "503"
+    ])
+    for (const [path, method] of [
+      ["/v1/claims", "post"],
+      ["/v1/claims", "get"],
+      ["/v1/claims/{apex}", "get"],
+      ["/v1/claims/{apex}", "delete"],
+      ["/v1/claims/{apex}/verify", "post"]
+    ] as const) {
+      expect(operation(path, method).security, `${method} ${path}`).toEqual([{ apiKey: [] }])
+    }
+    expect(document.components.schemas.Claim).toMatchObject({
+      type: "object",
+      properties: {
+        apex: { $ref: "#/components/schemas/Hostname" },
+        status: { type: "string", enum: ["pending", "verified"] },
+        txt: { $ref: "#/components/schemas/ClaimRecord" }
+      },
+      required: expect.arrayContaining(["apex", "status", "txt", "verifiedAt"])
+    })
+    // Nothing of the service's bookkeeping (account, check times) is shown.
+    const claimSchema = document.components.schemas.Claim as { readonly properties: object }
+    expect(Object.keys(claimSchema.properties).sort()).toEqual(["apex", "status", "txt", "verifiedAt"])
+    expect(document.components.schemas.ClaimList).toMatchObject({
+      properties: { claims: { type: "array", items: { $ref: "#/components/schemas/Claim" } } },
+      required: ["claims"]
+    })
+  })
+
+  it("shows a domain's ownership record, as a named schema", () => {
+    expect(document.components.schemas.Domain).toMatchObject({
+      properties: { ownership: { $ref: "#/components/schemas/OwnershipRecord" } },
+      required: expect.arrayContaining(["ownership"])
+    })
+    expect(document.components.schemas.OwnershipRecord).toMatchObject({
+      type: "object",
+      properties: {
+        type: { type: "string", enum: ["TXT"] },
+        name: { type: "string" },
+        value: { type: "string" },
+        required: { type: "boolean" }
+      },
+      required: expect.arrayContaining(["type", "name", "value", "required"])
+    })
+  })
+
+  it("lists domain_claimed among the 409 codes, which adding a domain documents", () => {
+    const conflict = document.components.schemas.Conflict as {
+      readonly properties: { readonly code: { readonly enum: ReadonlyArray<string> } }
+    }
+    expect(conflict.properties.code.enum).toEqual(
+      expect.arrayContaining(["conflict", "domain_in_use", "domain_claimed", "deploy_required"])
+    )
+    expect(operation("/v1/projects/{projectId}/domains", "post").responses["409"]?.content).toEqual({
+      "application/json": { schema: { $ref: "#/components/schemas/Conflict" } }
+    })
+  })
+
   it("names every component after its schema, not after its wire form", () => {
     expect(Object.keys(document.components.schemas).filter((name) => name.endsWith("Encoded"))).toEqual([])
     expect(Object.keys(document.components.schemas)).toEqual(
-      expect.arrayContaining(["NotFound", "Unavailable", "Health", "Project", "DomainList"])
+      expect.arrayContaining([
+        "NotFound",
+        "Unavailable",
+        "Health",
+        "Project",
+        "DomainList",
+        "Claim",
+        "ClaimList",
+        "OwnershipRecord"
+      ])
     )
   })
 })

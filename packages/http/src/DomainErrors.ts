@@ -1,10 +1,12 @@
 /**
- * The custom-domain use cases' failures as the service's error bodies. Another account's project and
- * a project that does not exist read the same: 404.
+ * The custom-domain use cases' failures as the service's error bodies. Another account's project (or
+ * claim) and one that does not exist read the same: 404.
  */
 import { apiError, Conflict, Forbidden, InvalidRequest, NotFound } from "@petstore/api"
 import type {
+  ClaimNotFound,
   DeployRequired,
+  DomainClaimed,
   DomainNotFound,
   HostnameTaken,
   InvalidDomainRequest,
@@ -31,7 +33,21 @@ export const deployRequired = (_: DeployRequired) =>
   Effect.fail(apiError(Conflict, "deploy_required", "custom domains need a successful deploy of the project"))
 
 export const hostnameTaken = (error: HostnameTaken) =>
-  Effect.fail(apiError(Conflict, "domain_in_use", `${error.hostname} is already a domain of a project`))
+  Effect.fail(
+    apiError(Conflict, "domain_in_use", `${error.hostname} is already a domain of a project of this account`)
+  )
+
+export const domainClaimed = (error: DomainClaimed) =>
+  Effect.fail(
+    apiError(
+      Conflict,
+      "domain_claimed",
+      `${error.hostname} lies under a domain another account has claimed and proved it owns`
+    )
+  )
+
+export const claimNotFound = (error: ClaimNotFound) =>
+  Effect.fail(apiError(NotFound, "not_found", `no claim of ${JSON.stringify(error.apex)}`))
 
 export const projectIdTaken = (error: ProjectIdTaken) =>
   Effect.fail(apiError(Conflict, "conflict", `id: ${error.id} is already taken`))

@@ -15,6 +15,7 @@ import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import * as RateLimiter from "effect/persistence/RateLimiter"
 import * as ApiReference from "./ApiReference.js"
 import { AuthenticationLive, makeRequestAdmission } from "./AuthenticationLive.js"
+import { ClaimsHandlers } from "./ClaimsHandlers.js"
 import { EdgeHandlers } from "./EdgeHandlers.js"
 import { GetPetDeprecationLive } from "./GetPetDeprecationLive.js"
 import { HealthHandlers } from "./HealthHandlers.js"
@@ -33,9 +34,13 @@ const Middleware = Layer.mergeAll(
   GetPetDeprecationLive
 )
 
-const Handlers = Layer.mergeAll(PetsHandlers, HealthHandlers, ProjectsHandlers, EdgeHandlers).pipe(
-  Layer.provide(Middleware)
-)
+const Handlers = Layer.mergeAll(
+  PetsHandlers,
+  HealthHandlers,
+  ProjectsHandlers,
+  ClaimsHandlers,
+  EdgeHandlers
+).pipe(Layer.provide(Middleware))
 
 const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(PetstoreApi, { openapiPath: openApiPath }).pipe(Layer.provide(Handlers)),

@@ -24,6 +24,7 @@ import { Effect, Option, Schema } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import {
   deployRequired,
+  domainClaimed,
   domainNotFound,
   hostnameTaken,
   invalidDomainRequest,
@@ -100,6 +101,7 @@ export const ProjectsHandlers = HttpApiBuilder.group(PetstoreApi, "projects", (h
           PlanRequired: planRequired,
           DeployRequired: deployRequired,
           HostnameTaken: hostnameTaken,
+          DomainClaimed: domainClaimed,
           StorageError: storageUnavailable
         })
       )

@@ -5,6 +5,7 @@
 export * from "./AllowedMethods.js"
 export * as ApiReference from "./ApiReference.js"
 export * from "./AuthenticationLive.js"
+export * from "./ClaimsHandlers.js"
 export * from "./DomainErrors.js"
 export * from "./EdgeHandlers.js"
 export * from "./ErrorResponse.js"

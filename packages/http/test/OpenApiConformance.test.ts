@@ -6,7 +6,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { MemoryStore } from "@petstore/store-memory"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { Effect } from "effect"
-import { json, jsonPost, TestServer, TestServerLive } from "./support/TestServer.js"
+import { json, jsonPost, makeTxtDns, TestServer, TestServerLive } from "./support/TestServer.js"
 
 interface OpenApiDocument {
   readonly paths: Record<
@@ -20,7 +20,9 @@ interface ResponseObject {
   readonly headers?: Record<string, unknown>
 }
 
-layer(TestServerLive(MemoryStore.layer), { excludeTestServices: true })(
+const dns = makeTxtDns()
+
+layer(TestServerLive(MemoryStore.layer, { dns: dns.layer }), { excludeTestServices: true })(
   "responses conform to the published OpenAPI document",
   (it) => {
     const validate = (
@@ -90,6 +92,100 @@ layer(TestServerLive(MemoryStore.layer), { excludeTestServices: true })(
           expect([...(statuses.get("post /v1/pets") ?? [])].sort()).toEqual([201, 400, 401, 413, 415])
           expect([...(statuses.get("get /v1/pets") ?? [])].sort()).toEqual([200, 400, 401])
           expect([...(statuses.get("get /v1/pets/{petId}") ?? [])].sort()).toEqual([200, 401, 404])
+        })
+      )
+
+      it.effect("the claims, and a domain's ownership and 409s", () =>
+        Effect.gen(function* () {
+          const server = yield* TestServer
+          const document = (yield* json(
+            yield* server.request("/v1/openapi.json", { key: null })
+          )) as OpenApiDocument
+          const answer = (
+            path: string,
+            method: string,
+            url: string,
+            init: RequestInit & { key?: string | null }
+          ) =>
+            Effect.gen(function* () {
+              const response = yield* server.request(url, init)
+              const body = yield* json(response)
+              validate(document, path, method, response, body)
+              return { status: response.status, body }
+            })
+          const post = { method: "POST" }
+          const claimCases: ReadonlyArray<
+            readonly [string, string, string, RequestInit & { key?: string | null }, number]
+          > = [
+            ["/v1/claims", "post", "/v1/claims", jsonPost({ apex: "conform.com" }), 201],
+            ["/v1/claims", "post", "/v1/claims", jsonPost({ apex: "Conform.com" }), 200],
+            ["/v1/claims", "post", "/v1/claims", jsonPost({ apex: "docs.conform.com" }), 400],
+            ["/v1/claims", "post", "/v1/claims", jsonPost({}), 400],
+            ["/v1/claims", "post", "/v1/claims", { ...jsonPost({ apex: "conform.com" }), key: null }, 401],
+            [
+              "/v1/claims",
+              "post",
+              "/v1/claims",
+              { method: "POST", headers: { "content-type": "text/plain" }, body: "x" },
+              415
+            ],
+            ["/v1/claims", "post", "/v1/claims", jsonPost({ apex: "x".repeat(70_000) }), 413],
+            ["/v1/claims", "get", "/v1/claims", {}, 200],
+            ["/v1/claims", "get", "/v1/claims", { key: null }, 401],
+            ["/v1/claims/{apex}", "get", "/v1/claims/conform.com", {}, 200],
+            ["/v1/claims/{apex}", "get", "/v1/claims/unclaimed.com", {}, 404],
+            ["/v1/claims/{apex}/verify", "post", "/v1/claims/conform.com/verify", post, 200],
+            ["/v1/claims/{apex}/verify", "post", "/v1/claims/unclaimed.com/verify", post, 404],
+            ["/v1/claims/{apex}", "delete", "/v1/claims/unclaimed.com", { method: "DELETE" }, 404]
+          ]
+          for (const [path, method, url, init, status] of claimCases) {
+            expect((yield* answer(path, method, url, init)).status, `${method} ${url}`).toBe(status)
+          }
+          const deleted = yield* server.request("/v1/claims/conform.com", { method: "DELETE" })
+          expect(deleted.status).toBe(204)
+          expect(document.paths["/v1/claims/{apex}"]?.delete?.responses["204"]).toBeDefined()
+
+          // A domain with its ownership record, and both 409s of adding one.
+          const domains = "/v1/projects/{projectId}/domains"
+          yield* server.request("/v1/projects", jsonPost({ id: "conform", plan: "pro" }))
+          yield* server.request("/v1/projects/conform/deploys", jsonPost({ status: "succeeded" }))
+          yield* server.request("/v1/projects", jsonPost({ id: "conform-other", plan: "pro" }))
+          yield* server.request("/v1/projects/conform-other/deploys", jsonPost({ status: "succeeded" }))
+          const conformDomains = "/v1/projects/conform/domains"
+          const added = yield* answer(
+            domains,
+            "post",
+            conformDomains,
+            jsonPost({ hostname: "docs.conform.net" })
+          )
+          expect(added.status).toBe(201)
+          expect(added.body).toMatchObject({ ownership: { type: "TXT", required: false } })
+          const inUse = yield* answer(
+            domains,
+            "post",
+            "/v1/projects/conform-other/domains",
+            jsonPost({ hostname: "docs.conform.net" })
+          )
+          expect(inUse.body).toMatchObject({ code: "domain_in_use", status: 409 })
+          const claim = (yield* json(
+            yield* server.request("/v1/claims", {
+              ...jsonPost({ apex: "conform.org" }),
+              key: server.otherKey
+            })
+          )) as { readonly txt: { readonly name: string; readonly value: string } }
+          yield* dns.setTxt(claim.txt.name, { _tag: "Records", records: [claim.txt.value] })
+          const verified = yield* server.request("/v1/claims/conform.org/verify", {
+            method: "POST",
+            key: server.otherKey
+          })
+          expect(yield* json(verified)).toMatchObject({ status: "verified" })
+          const claimed = yield* answer(
+            domains,
+            "post",
+            conformDomains,
+            jsonPost({ hostname: "docs.conform.org" })
+          )
+          expect(claimed.body).toMatchObject({ code: "domain_claimed", status: 409 })
         })
       )
 

@@ -8,7 +8,9 @@ import { StorageHealth } from "@petstore/kernel"
 import {
   MemoryApiKeyRepository,
   MemoryCertificateStore,
+  MemoryClaimRepository,
   MemoryDomainRepository,
+  MemoryOwnershipRepository,
   MemoryProjectRepository
 } from "@petstore/store-memory"
 import { Clock, Effect, Layer } from "effect"
@@ -39,6 +41,8 @@ const HangingStorage = Layer.mergeAll(
   MemoryApiKeyRepository.layer,
   MemoryProjectRepository.layer,
   MemoryDomainRepository.layer,
+  MemoryClaimRepository.layer,
+  MemoryOwnershipRepository.layer,
   MemoryCertificateStore.layer
 )
 

@@ -29,7 +29,15 @@ layer(TestServerLive(brokenStorage()), { excludeTestServices: true })("storage o
             headers: { "content-type": "application/json", "idempotency-key": "k1" },
             body: '{"name":"A","categoryId":1}'
           }
-        ]
+        ],
+        ["/v1/claims", {}],
+        [
+          "/v1/claims",
+          { method: "POST", headers: { "content-type": "application/json" }, body: '{"apex":"example.com"}' }
+        ],
+        ["/v1/claims/example.com", {}],
+        ["/v1/claims/example.com", { method: "DELETE" }],
+        ["/v1/claims/example.com/verify", { method: "POST" }]
       ]
       for (const [path, init] of requests) {
         const response = yield* server.request(path, init)

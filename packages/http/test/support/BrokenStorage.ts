@@ -1,14 +1,17 @@
 /**
- * Storage whose animal, idempotency and health operations all fail, as a database that went away
- * would, with an error full of internal detail (an address, SQL) that must never reach a client. Keys,
- * projects, domains and certificates stay in memory, so requests still pass authentication.
+ * Storage whose animal, idempotency, claim and health operations all fail, as a database that went
+ * away would, with an error full of internal detail (an address, SQL) that must never reach a client.
+ * Keys, projects, domains, ownership tokens and certificates stay in memory, so requests still pass
+ * authentication.
  */
 import { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
+import { ClaimRepository } from "@petstore/custom-domains"
 import { StorageError, StorageHealth } from "@petstore/kernel"
 import {
   MemoryApiKeyRepository,
   MemoryCertificateStore,
   MemoryDomainRepository,
+  MemoryOwnershipRepository,
   MemoryProjectRepository
 } from "@petstore/store-memory"
 import { Effect, Layer } from "effect"
@@ -32,9 +35,21 @@ export const brokenStorage = () =>
       release: () => failing("release"),
       purge: () => failing("purge")
     }),
+    Layer.succeed(ClaimRepository, {
+      insert: () => failing("insertClaim"),
+      findOwned: () => failing("findOwnedClaim"),
+      listByAccount: () => failing("listClaims"),
+      listByApex: () => failing("listClaimsByApex"),
+      update: () => failing("updateClaim"),
+      remove: () => failing("removeClaim"),
+      claimDue: () => failing("claimDueClaims"),
+      completeChecks: () => failing("completeClaimChecks"),
+      releaseLease: () => failing("releaseClaimLease")
+    }),
     Layer.succeed(StorageHealth, { check: failing("check") }),
     MemoryApiKeyRepository.layer,
     MemoryProjectRepository.layer,
     MemoryDomainRepository.layer,
+    MemoryOwnershipRepository.layer,
     MemoryCertificateStore.layer
   )

@@ -225,7 +225,7 @@ const requestFor = (operation: Operation, key: string, wire: WireValues): fc.Arb
         onSome: (schema) =>
           fc.oneof(
             encodedValues(wire, schema),
-            fc.record({ petId: oddStrings, projectId: oddStrings, hostname: oddStrings })
+            fc.record({ petId: oddStrings, projectId: oddStrings, hostname: oddStrings, apex: oddStrings })
           )
       }),
       query: Option.match(operation.query, {
@@ -302,6 +302,8 @@ const strayRequest = (key: string): fc.Arbitrary<FuzzRequest> =>
           "/v1/pets?after=-1",
           "/v1/pets?status=available&status=sold",
           "/v1/projects/%2e%2e/domains",
+          "/v1/claims/%2e%2e",
+          "/v1/claims/example.com/verify/..",
           `/v1/pets/${"9".repeat(400)}`,
           `/v1/${"a/".repeat(200)}`
         ),
@@ -408,9 +410,11 @@ export const fuzzSuite = <E>(name: string, storage: Layer.Layer<Ports, E>) =>
               return validator
             }
 
-            // Something for the generated requests to find: a paid, deployed project of this account.
+            // Something for the generated requests to find: a paid, deployed project of this account,
+            // and a claim (listed in every answer of the list).
             yield* server.request("/v1/projects", jsonPost({ id: "handbook", plan: "pro" }))
             yield* server.request("/v1/projects/handbook/deploys", jsonPost({ status: "succeeded" }))
+            yield* server.request("/v1/claims", jsonPost({ apex: "example.com" }))
 
             const statuses = new Map<number, number>()
             const failures: Array<string> = []

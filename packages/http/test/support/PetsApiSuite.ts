@@ -5,31 +5,22 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Fiber, type Layer } from "effect"
 import { docsScriptPath } from "../../src/index.js"
-import { json, jsonPost, type Ports, TestServer, TestServerLive } from "./TestServer.js"
+import {
+  type ErrorBody,
+  expectError,
+  json,
+  jsonPost,
+  type Ports,
+  TestServer,
+  TestServerLive
+} from "./TestServer.js"
 
-interface ErrorBody {
-  readonly code: string
-  readonly message: string
-  readonly status: number
-}
 interface PetBody {
   readonly id: number
   readonly name: string
   readonly categoryId: number
   readonly status: string
 }
-
-const expectError = (response: Response, status: number, code: string) =>
-  Effect.gen(function* () {
-    const body = (yield* json(response)) as ErrorBody
-    expect(response.status).toBe(status)
-    expect(response.headers.get("content-type")).toMatch(/^application\/json/)
-    expect(Object.keys(body).sort()).toEqual(["code", "message", "status"])
-    expect(body.code).toBe(code)
-    expect(body.status).toBe(status)
-    expect(body.message.length).toBeGreaterThan(0)
-    return body
-  })
 
 const createPet = (body: unknown, headers: Record<string, string> = {}) =>
   Effect.gen(function* () {

@@ -2,11 +2,15 @@
  * A real listening server on a free port, over whatever storage layer a test gives it, with two
  * accounts' keys registered. Requests go through `fetch`, exactly as a client's would.
  */
+import { expect } from "@effect/vitest"
 import type { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
 import {
   type CertificateStore,
+  type ClaimRepository,
   type CustomDomainRepository,
+  type DnsAnswer,
   DnsResolver,
+  type OwnershipRepository,
   PlatformSettings,
   type ProjectRepository
 } from "@petstore/custom-domains"
@@ -31,6 +35,8 @@ export type Ports =
   | StorageHealth
   | ProjectRepository
   | CustomDomainRepository
+  | ClaimRepository
+  | OwnershipRepository
   | CertificateStore
 
 /** The platform names tests run under. */
@@ -40,12 +46,33 @@ export const testPlatform = {
   caIdentifier: "letsencrypt.org"
 } as const
 
+const noSuchName = { _tag: "NoRecords", reason: "nxdomain" } as const
+const nxdomain = Effect.succeed(noSuchName)
+
+const knowsNothing: DnsResolver["Service"] = {
+  cname: () => nxdomain,
+  addresses: () => nxdomain,
+  txt: () => nxdomain,
+  caa: () => nxdomain
+}
+
 /** DNS that knows nothing: every name has no records (a test that needs answers passes its own). */
-export const EmptyDns = Layer.succeed(DnsResolver, {
-  cname: () => Effect.succeed({ _tag: "NoRecords", reason: "nxdomain" } as const),
-  addresses: () => Effect.succeed({ _tag: "NoRecords", reason: "nxdomain" } as const),
-  caa: () => Effect.succeed({ _tag: "NoRecords", reason: "nxdomain" } as const)
-})
+export const EmptyDns = Layer.succeed(DnsResolver, knowsNothing)
+
+/**
+ * DNS whose TXT answers a test sets as it goes (`setTxt`: an answer per name, e.g. an ownership
+ * record, or a failure to answer); every other question has no records.
+ */
+export const makeTxtDns = () => {
+  const answers = new Map<string, DnsAnswer<string>>()
+  return {
+    layer: Layer.succeed(DnsResolver, {
+      ...knowsNothing,
+      txt: (name: string) => Effect.sync((): DnsAnswer<string> => answers.get(name) ?? noSuchName)
+    }),
+    setTxt: (name: string, answer: DnsAnswer<string>) => Effect.sync(() => void answers.set(name, answer))
+  }
+}
 
 export interface RequestOptions extends RequestInit {
   /** The bearer key to send: the first account's by default, `null` for none. */
@@ -135,3 +162,22 @@ export const jsonPost = (body: unknown, headers: Record<string, string> = {}) =>
 
 /** Reads a JSON body (every body of this API is JSON). */
 export const json = (response: Response) => Effect.promise(() => response.json() as Promise<unknown>)
+
+export interface ErrorBody {
+  readonly code: string
+  readonly message: string
+  readonly status: number
+}
+
+/** Asserts the answer is the one error body, exactly `{code, message, status}`, of `status`; returns it. */
+export const expectError = (response: Response, status: number, code: string) =>
+  Effect.gen(function* () {
+    const body = (yield* json(response)) as ErrorBody
+    expect(response.status).toBe(status)
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/)
+    expect(Object.keys(body).sort()).toEqual(["code", "message", "status"])
+    expect(body.code).toBe(code)
+    expect(body.status).toBe(status)
+    expect(body.message.length).toBeGreaterThan(0)
+    return body
+  })

@@ -1,0 +1,65 @@
+/**
+ * The claim handlers: each calls one claim use case as the key's account and maps its failures.
+ * Claiming an apex the account has already claimed answers the existing claim, with 200 rather than
+ * 201: the class of the view returned chooses the status.
+ */
+import { ClaimList, ClaimView, CurrentCaller, NewClaimView, PetstoreApi } from "@petstore/api"
+import {
+  type Claim,
+  createClaim,
+  deleteClaim,
+  getClaim,
+  listClaims,
+  verifyClaim
+} from "@petstore/custom-domains"
+import { Effect } from "effect"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
+import { claimNotFound, invalidDomainRequest } from "./DomainErrors.js"
+import { storageUnavailable } from "./StorageUnavailable.js"
+
+/** What a claim's account sees of it: none of the service's bookkeeping (account, check times). */
+const publicFields = (claim: Claim) => ({
+  apex: claim.apex,
+  status: claim.status,
+  txt: claim.txt,
+  verifiedAt: claim.verifiedAt
+})
+
+const view = (claim: Claim) => new ClaimView(publicFields(claim))
+
+const callerAccount = Effect.map(CurrentCaller, (caller) => caller.account)
+
+const common = { ClaimNotFound: claimNotFound, StorageError: storageUnavailable } as const
+
+export const ClaimsHandlers = HttpApiBuilder.group(PetstoreApi, "claims", (handlers) =>
+  handlers
+    .handle("createClaim", ({ payload }) =>
+      Effect.flatMap(callerAccount, (account) => createClaim(account, payload.apex)).pipe(
+        Effect.map(({ claim, created }) => (created ? new NewClaimView(publicFields(claim)) : view(claim))),
+        Effect.catchTags({ InvalidDomainRequest: invalidDomainRequest, StorageError: storageUnavailable })
+      )
+    )
+    .handle("listClaims", () =>
+      Effect.flatMap(callerAccount, listClaims).pipe(
+        Effect.map((claims) => new ClaimList({ claims: claims.map(view) })),
+        Effect.catchTag("StorageError", storageUnavailable)
+      )
+    )
+    .handle("getClaim", ({ params }) =>
+      Effect.flatMap(callerAccount, (account) => getClaim(account, params.apex)).pipe(
+        Effect.map(view),
+        Effect.catchTags(common)
+      )
+    )
+    .handle("deleteClaim", ({ params }) =>
+      Effect.flatMap(callerAccount, (account) => deleteClaim(account, params.apex)).pipe(
+        Effect.catchTags(common)
+      )
+    )
+    .handle("verifyClaim", ({ params }) =>
+      Effect.flatMap(callerAccount, (account) => verifyClaim(account, params.apex)).pipe(
+        Effect.map(view),
+        Effect.catchTags(common)
+      )
+    )
+)
