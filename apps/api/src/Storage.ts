@@ -77,7 +77,7 @@ export const apiKeyStorageLayer = (
 
 /**
  * What a server must run beside storage only it can open (embedded, memory): the key administration
- * for the CLI, and the domain and certificate work a separate worker process would otherwise run.
+ * for the CLI, and the domain, certificate and claim work a separate worker process would otherwise run.
  */
 export const exclusiveStorageCompanions = (choice: StorageChoice, acme?: CertificateAuthority.AcmeAccount) =>
   choice._tag === "Postgres"

@@ -132,25 +132,44 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })(
             })
           )
 
-          it.effect("a hostname belongs to one project, across projects and accounts", () =>
-            Effect.gen(function* () {
-              yield* readyProject("beta")
-              expectOk(yield* createProject("bob-docs", "pro", "bob"), 201)
-              expectOk(yield* deploy("bob-docs", "succeeded", "bob"), 201)
-              expectError(yield* addDomain("alpha", "docs.example.com"), 409, "domain_in_use")
-              expectError(yield* addDomain("alpha", "DOCS.example.com."), 409, "domain_in_use")
-              expectError(yield* addDomain("beta", "docs.example.com"), 409, "domain_in_use")
-              expectError(yield* addDomain("bob-docs", "docs.example.com", "bob"), 409, "domain_in_use")
-              // Two accounts adding one new hostname at the same moment: exactly one gets it.
-              const race = yield* Effect.all(
-                [addDomain("beta", "race.example.com"), addDomain("bob-docs", "race.example.com", "bob")],
-                { concurrency: "unbounded" }
-              )
-              expect(race.map((answer) => answer.status).sort()).toEqual([201, 409])
-              for (const answer of race.filter((answer) => answer.status === 409)) {
-                expectError(answer, 409, "domain_in_use")
-              }
-            })
+          it.effect(
+            "a hostname belongs to one project of an account; another account may add it, needing its TXT record",
+            () =>
+              Effect.gen(function* () {
+                yield* readyProject("beta")
+                yield* readyProject("gamma")
+                expectOk(yield* createProject("bob-docs", "pro", "bob"), 201)
+                expectOk(yield* deploy("bob-docs", "succeeded", "bob"), 201)
+                expectError(yield* addDomain("alpha", "docs.example.com"), 409, "domain_in_use")
+                expectError(yield* addDomain("alpha", "DOCS.example.com."), 409, "domain_in_use")
+                expectError(yield* addDomain("beta", "docs.example.com"), 409, "domain_in_use")
+                // Two projects of one account adding one new hostname at the same moment: one gets it.
+                const sameAccount = yield* Effect.all(
+                  [addDomain("beta", "race.example.com"), addDomain("gamma", "race.example.com")],
+                  { concurrency: "unbounded" }
+                )
+                expect(sameAccount.map((answer) => answer.status).sort()).toEqual([201, 409])
+                for (const answer of sameAccount.filter((answer) => answer.status === 409)) {
+                  expectError(answer, 409, "domain_in_use")
+                }
+                // Another account at the same moment: both get it, and neither verifies without its record.
+                const race = yield* Effect.all(
+                  [addDomain("beta", "both.example.com"), addDomain("bob-docs", "both.example.com", "bob")],
+                  { concurrency: "unbounded" }
+                )
+                const [alices, bobs] = race.map((answer) => expectOk<DomainBody>(answer, 201))
+                expect(alices?.ownership.value).not.toBe(bobs?.ownership.value)
+                for (const [project, as] of [
+                  ["beta", "alice"],
+                  ["bob-docs", "bob"]
+                ] as const) {
+                  const checked = expectOk<DomainBody>(yield* verify(project, "both.example.com", as))
+                  expect(checked.ownership.required).toBe(true)
+                  expect(problemCodes(checked)).toEqual(["record_not_found", "ownership_required"])
+                }
+                // Within alice's account the name is still one project's.
+                expectError(yield* addDomain("gamma", "both.example.com"), 409, "domain_in_use")
+              })
           )
 
           it.effect("refuses invalid hostnames, naming the field", () =>
@@ -509,9 +528,10 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })(
               const own = expectOk<{ domains: ReadonlyArray<DomainBody>; config: ConfigBody }>(
                 yield* send("GET", domainsPath("bob-docs"), { as: "bob" })
               )
-              // (An earlier race between the two accounts may have left bob a domain of his own.)
-              expect(own.domains.every((domain) => domain.projectId === "bob-docs")).toBe(true)
-              expect(own.domains.map((domain) => domain.hostname)).not.toContain("docs.example.com")
+              // Bob's one domain is his own `both.example.com`, added beside alice's.
+              expect(own.domains.map((domain) => [domain.projectId, domain.hostname])).toEqual([
+                ["bob-docs", "both.example.com"]
+              ])
               expect(own.config).toEqual({ primary: "bob-docs.docs-platform.test", redirects: [] })
               expect(
                 expectOk<DomainBody>(yield* addDomain("bob-docs", "bob.example.com", "bob"), 201).projectId

@@ -184,12 +184,12 @@ const countedEmbedded = Layer.unwrap(
       Effect.map(CustomDomainRepository, (domains) =>
         CustomDomainRepository.of({
           ...domains,
-          findByHostname: (hostname) =>
+          findVerified: (hostname) =>
             Effect.andThen(
               Effect.sync(() => {
                 hostnameLookups.count++
               }),
-              domains.findByHostname(hostname)
+              domains.findVerified(hostname)
             )
         })
       )
@@ -210,8 +210,13 @@ layer(onEmbedded, { excludeTestServices: true, timeout: 60_000 })(
             "embedded-removed",
             "docs.embedded-removed.com"
           )
+          const before = hostnameLookups.count
           expect(yield* servedNow(hostname, ca)).toEqual(served)
+          const decided = hostnameLookups.count
+          expect(decided).toBeGreaterThan(before)
+          // Decided once, the name is served from memory.
           expect(yield* servedNow(hostname, ca)).toEqual(served)
+          expect(hostnameLookups.count).toBe(decided)
           yield* removeDomain(account, projectId, hostname)
           expect(yield* servedNow(hostname, ca)).toEqual(refused)
         })

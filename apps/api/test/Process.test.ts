@@ -375,7 +375,8 @@ describe("the API process on PostgreSQL (DATABASE_URL)", () => {
         "certificates",
         "idempotency_keys_created_at",
         "api_key_changes",
-        "edge_changes"
+        "edge_changes",
+        "ownership"
       ])
       const ready = await send(server.baseUrl, "/readyz")
       expect(ready.status, ready.text).toBe(200)

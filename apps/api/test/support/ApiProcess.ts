@@ -159,6 +159,8 @@ export interface RequestOptions {
   readonly key?: string
   readonly headers?: Record<string, string>
   readonly body?: unknown
+  /** A body sent exactly as written (malformed JSON, say) instead of `body` serialised. */
+  readonly rawBody?: string
   readonly timeoutMs?: number
 }
 
@@ -175,7 +177,7 @@ export class HttpFailure extends Error {
 
 export const send = (baseUrl: string, path: string, options: RequestOptions = {}): Promise<HttpResponse> =>
   new Promise((resolvePromise, reject) => {
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body)
+    const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
     const headers: Record<string, string> = {
       connection: "close",
       ...(options.key === undefined ? {} : { authorization: `Bearer ${options.key}` }),

@@ -95,8 +95,21 @@ export interface DomainBody {
     readonly deadline: string
     readonly problems: ReadonlyArray<ProblemBody>
   }
+  readonly ownership: OwnershipBody
   readonly certificate: { readonly status: string; readonly problems: ReadonlyArray<ProblemBody> }
   readonly createdAt: string
+}
+interface OwnershipBody {
+  readonly type: "TXT"
+  readonly name: string
+  readonly value: string
+  readonly required: boolean
+}
+export interface ClaimBody {
+  readonly apex: string
+  readonly status: "pending" | "verified"
+  readonly txt: { readonly name: string; readonly value: string }
+  readonly verifiedAt: string | null
 }
 export interface ProjectBody {
   readonly id: string
@@ -124,18 +137,23 @@ export type Caller = "alice" | "bob" | "nobody"
 export const send = (
   method: string,
   path: string,
-  options: { readonly body?: unknown; readonly as?: Caller } = {}
+  options: {
+    readonly body?: unknown
+    readonly as?: Caller
+    /** Sent after (so instead of) the JSON content type of a body. */
+    readonly headers?: Record<string, string>
+  } = {}
 ) =>
   Effect.gen(function* () {
     const server = yield* TestServer
     const key = options.as === "bob" ? server.otherKey : options.as === "nobody" ? null : server.key
     const init: RequestOptions =
       options.body === undefined
-        ? { method, key }
+        ? { method, key, headers: { ...options.headers } }
         : {
             method,
             key,
-            headers: { "content-type": "application/json" },
+            headers: { "content-type": "application/json", ...options.headers },
             body: typeof options.body === "string" ? options.body : JSON.stringify(options.body)
           }
     const response = yield* server.request(path, init)
@@ -191,11 +209,21 @@ export const getConfig = (project: string, as: Caller = "alice") =>
   send("GET", `/v1/projects/${project}/domain-config`, { as })
 export const edge = (host: string) => send("GET", `/v1/edge/resolve?host=${enc(host)}`)
 
-/** A paid, deployed project of alice's. */
-export const readyProject = (id: string) =>
+export const claimsPath = "/v1/claims"
+const claimPath = (apex: string) => `${claimsPath}/${enc(apex)}`
+export const createClaim = (apex: unknown, as: Caller = "alice") =>
+  send("POST", claimsPath, { body: { apex }, as })
+export const listClaims = (as: Caller = "alice") => send("GET", claimsPath, { as })
+export const getClaim = (apex: string, as: Caller = "alice") => send("GET", claimPath(apex), { as })
+export const verifyClaim = (apex: string, as: Caller = "alice") =>
+  send("POST", `${claimPath(apex)}/verify`, { as })
+export const deleteClaim = (apex: string, as: Caller = "alice") => send("DELETE", claimPath(apex), { as })
+
+/** A paid, deployed project of `as` (alice's by default). */
+export const readyProject = (id: string, as: Caller = "alice") =>
   Effect.gen(function* () {
-    expectOk(yield* createProject(id, "pro"), 201)
-    expectOk(yield* deploy(id, "succeeded"), 201)
+    expectOk(yield* createProject(id, "pro", as), 201)
+    expectOk(yield* deploy(id, "succeeded", as), 201)
   })
 
 /** The domain once `done` holds for it; fails after `within` (real time), showing the last state seen. */
