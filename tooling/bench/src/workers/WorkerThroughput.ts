@@ -51,10 +51,14 @@ const seedDueDomains = (database: BenchDatabase, count: number) =>
                now() - interval '1 hour')`
     )
     await client.query(
-      `insert into custom_domains (hostname, project_id, kind, status, dns_record, verification_last_checked_at,
-         verification_next_check_at, verification_deadline, verification_problems, certificate, created_at)
-       select g || '.${zone}', 'bench', 'subdomain', 'pending',
+      `insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
+         verification_last_checked_at, verification_next_check_at, verification_deadline, verification_problems,
+         certificate, created_at)
+       select g || '.${zone}', 'bench', 'bench', 'subdomain', 'pending',
               jsonb_build_object('type', 'CNAME', 'name', g || '.${zone}', 'value', $2::text, 'ttl', 3600),
+              -- Benchmark data: the token needs the shape, not secrecy.
+              jsonb_build_object('type', 'TXT', 'name', '_petstore-challenge.' || g || '.${zone}',
+                'value', 'petstore-verification=' || md5(g::text), 'required', false),
               null, now() - interval '1 minute', now() + interval '47 hours', '[]'::jsonb,
               '{"status": "none", "issuedAt": null, "expiresAt": null, "problems": []}'::jsonb,
               now() - interval '1 minute' + g * interval '1 millisecond'
