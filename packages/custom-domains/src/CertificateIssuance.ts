@@ -1,14 +1,15 @@
 /**
  * The worker's step on a verified domain's certificate, through the ports: before opening an order,
  * run the checks a CA would (does the domain still verify, do CAA records allow the configured CA),
- * so that an order the CA must refuse is never placed; poll an open order; store an issued
- * certificate with its key. The 30-minute diagnosis is the same checks, reported as problems.
- * The transitions themselves are IssuanceSchedule's pure functions.
+ * so that an order the CA must refuse is never placed, and show what they find at once; poll an open
+ * order; store an issued certificate with its key. The diagnosis of a late certificate is the same
+ * checks, run again when the delay (`CertificateDelay`) is due. The transitions themselves are
+ * IssuanceSchedule's pure functions.
  */
 import { Clock, Effect } from "effect"
 import { caaProblem, checkCaa } from "./CaaPolicy.js"
 import { CertificateIssuer, CertificateStore, type OrderState } from "./CertificateIssuer.js"
-import { diagnoseDelay } from "./CertificateLifecycle.js"
+import { CertificateDelay, diagnoseDelay } from "./CertificateLifecycle.js"
 import type { CustomDomain } from "./CustomDomain.js"
 import type { Problem } from "./CustomDomainProblem.js"
 import { observeDomain } from "./CustomDomains.js"
@@ -16,6 +17,7 @@ import {
   attemptBlocked,
   caUnreachable,
   certificateIssued,
+  checksFound,
   isDelayDue,
   isIssuanceDue,
   isRenewal,
@@ -77,19 +79,22 @@ export const advanceCertificate = (domain: CustomDomain) =>
     const now = new Date(yield* Clock.currentTimeMillis)
     if (!isIssuanceDue(domain, now) || domain.issuance === null) return domain
     const issuer = yield* CertificateIssuer
+    const delayAfter = yield* CertificateDelay
     const order = domain.issuance.order
 
     if (order === null) {
-      const current = isRenewal(domain) ? renewCertificate(domain, now) : domain
-      const causes = yield* diagnoseCertificate(current)
-      if (causes.length > 0) return attemptBlocked(current, causes, now)
+      const renewing = isRenewal(domain) ? renewCertificate(domain, now) : domain
+      const findings = yield* diagnoseCertificate(renewing)
+      // Shown in this very job, found or cleared: the owner need not wait for the delay to learn it.
+      const current = checksFound(renewing, findings)
+      if (findings.length > 0) return attemptBlocked(current, findings, now, delayAfter)
       const opened = yield* issuer.startOrder(current.hostname).pipe(Effect.result)
       if (opened._tag === "Failure") {
         yield* Effect.logWarning(
           `opening a certificate order for ${current.hostname} failed`,
           opened.failure.message
         )
-        return attemptBlocked(current, [caUnreachable], now)
+        return attemptBlocked(current, [caUnreachable], now, delayAfter)
       }
       const started = orderStarted(current, opened.success, now)
       // A CA that issues at once (the local one) needs no second visit; a failed look waits for the poll.
@@ -100,7 +105,7 @@ export const advanceCertificate = (domain: CustomDomain) =>
     }
 
     // The diagnosis costs DNS lookups: run only when its result will be shown.
-    const causesIfLate = isDelayDue(domain, now)
+    const causesIfLate = isDelayDue(domain, now, delayAfter)
       ? diagnoseCertificate(domain)
       : Effect.succeed<ReadonlyArray<Problem>>([])
 
@@ -111,9 +116,9 @@ export const advanceCertificate = (domain: CustomDomain) =>
         state.failure.message
       )
       const causes = yield* causesIfLate
-      return attemptBlocked(domain, causes.length > 0 ? causes : [caUnreachable], now)
+      return attemptBlocked(domain, causes.length > 0 ? causes : [caUnreachable], now, delayAfter)
     }
     return isFinished(state.success)
       ? yield* settle(domain, state.success, now)
-      : orderWaiting(domain, yield* causesIfLate, now)
+      : orderWaiting(domain, yield* causesIfLate, now, delayAfter)
   })

@@ -1,19 +1,32 @@
 /**
  * How a verified domain's certificate moves, as pure functions of time and observations: it is
  * requested when the domain verifies (`pending`); the CA issues it (`issued`) or refuses
- * (`failed`, with the CA's words); when none is issued 30 minutes after verification it becomes
- * `delayed`, with the causes the service found by running the checks the specification tells a
- * person to run (does the domain still verify, do CAA records block the CA); Re-verify restarts
- * issuance; an issued certificate is renewed 30 days before it expires.
+ * (`failed`, with the CA's words). The checks the specification tells a person to run after 30
+ * minutes (does the domain still verify, do CAA records block the CA) are run by the service before
+ * every order, and what they find is shown while the certificate is still `pending`: the owner need
+ * not wait to learn what stands in the way. When none is issued within the delay (30 minutes unless
+ * the application sets `CertificateDelay`) after it was asked for, it becomes `delayed` with the
+ * causes found. Re-verify restarts issuance when something stands in its way; an issued certificate
+ * is renewed 30 days before it expires.
  */
 import type { Option } from "effect"
-import { Duration } from "effect"
+import { Context, Duration } from "effect"
 import { type Certificate, makeCertificate } from "./CustomDomain.js"
 import { Problem } from "./CustomDomainProblem.js"
 import type { VerificationVerdict } from "./VerificationVerdict.js"
 
 /** No certificate this long after verification: `delayed`, and the causes are looked for. */
 export const certificateDelayAfter = Duration.minutes(30)
+
+/**
+ * How long after it was asked for a certificate not yet issued becomes `delayed`: the application's
+ * setting (`Layer.succeed(CertificateDelay, duration)`), {@link certificateDelayAfter} when it gives none.
+ */
+export const CertificateDelay = Context.Reference<Duration.Duration>(
+  "@petstore/custom-domains/CertificateDelay",
+  { defaultValue: () => certificateDelayAfter }
+)
+
 /** An issued certificate is renewed this long before it expires. */
 export const renewBefore = Duration.days(30)
 
@@ -57,6 +70,28 @@ export const needsRenewal = (certificate: Certificate, now: Date): boolean =>
   certificate.expiresAt !== null &&
   now.getTime() >= renewalDueAt(certificate.expiresAt).getTime()
 
+/** A certificate not issued yet: what its owner sees is what stands in the way of issuance. */
+const isAwaited = (certificate: Certificate): boolean =>
+  certificate.status === "pending" || certificate.status === "delayed"
+
+/**
+ * What the checks run before an order found (see {@link diagnoseDelay}), shown at once on a
+ * certificate not issued yet; nothing found clears what they showed before. An issued certificate
+ * being renewed is still served, and keeps what it shows.
+ */
+export const withFindings = (certificate: Certificate, findings: ReadonlyArray<Problem>): Certificate =>
+  isAwaited(certificate) ? makeCertificate({ ...certificate, problems: findings }) : certificate
+
+/**
+ * Whether Re-verify may retry the issuance now: something stands in its way (a problem found while
+ * `pending`), it is late (`delayed`) or the CA refused it (`failed`). An `issued` certificate, or a
+ * `pending` one with nothing found in its way, has nothing for the owner to retry.
+ */
+export const isRetryable = (certificate: Certificate): boolean =>
+  certificate.status === "delayed" ||
+  certificate.status === "failed" ||
+  (certificate.status === "pending" && certificate.problems.length > 0)
+
 /**
  * Re-verify (or a renewal): a new order. The dates of the certificate already issued are kept, as it
  * is still served until it expires or is replaced.
@@ -65,9 +100,10 @@ export const restartIssuance = (certificate: Certificate): Certificate =>
   makeCertificate({ ...certificate, status: "pending", problems: [] })
 
 /**
- * Why a certificate is late, from the domain checked again now and the CAA rule's finding. A lookup
- * that got no answer (`dns_error`) is reported as it is, never as "no longer verifies"; an empty
- * result means no cause was found.
+ * What stands in the way of a certificate (shown while it is pending, and as the causes once it is
+ * late), from the domain checked again now and the CAA rule's finding. A lookup that got no answer
+ * (`dns_error`) is reported as it is, never as "no longer verifies"; an empty result means no cause
+ * was found.
  */
 export const diagnoseDelay = (input: {
   readonly hostname: string

@@ -6,6 +6,7 @@
 import type { AccountName, StorageError } from "@petstore/kernel"
 import { Clock, Duration, Effect, Option, Random, Result, Schema } from "effect"
 import { CertificateStore } from "./CertificateIssuer.js"
+import { isRetryable } from "./CertificateLifecycle.js"
 import { ClaimRepository } from "./ClaimRepository.js"
 import type { CustomDomain } from "./CustomDomain.js"
 import {
@@ -307,18 +308,25 @@ export const verifyNow = (account: AccountName, id: ProjectId, hostnameText: str
     return yield* save(check.domain)
   })
 
+/** The certificate as the refusal of Re-verify names it. */
+const certificateState = (domain: CustomDomain): string =>
+  domain.certificate.status === "pending" && domain.certificate.problems.length === 0
+    ? "pending with no problem found"
+    : domain.certificate.status
+
 /**
- * Re-verify, for a verified domain whose certificate is delayed or failed: check DNS again and, if the
- * domain still verifies, restart issuance.
+ * Re-verify, for a verified domain whose certificate something stands in the way of (a problem found
+ * while pending, delayed, failed): check DNS again and, if the domain still verifies, ask for the
+ * certificate afresh, due at once: the owner who fixed the cause need not wait for the worker's
+ * backoff.
  */
 export const reverifyDomain = (account: AccountName, id: ProjectId, hostnameText: string) =>
   Effect.gen(function* () {
     const domain = yield* findDomain(account, id, hostnameText)
-    const stuck = domain.certificate.status === "delayed" || domain.certificate.status === "failed"
-    if (domain.status !== "verified" || !stuck) {
+    if (domain.status !== "verified" || !isRetryable(domain.certificate)) {
       return yield* new NotReverifiable({
         hostname: domain.hostname,
-        reason: `re-verify is for a verified domain whose certificate is delayed or failed; this one is ${domain.status}, its certificate ${domain.certificate.status}`
+        reason: `re-verify is for a verified domain whose certificate is delayed, failed, or pending with a problem found; this one is ${domain.status}, its certificate ${certificateState(domain)}`
       })
     }
     const checkedAt = yield* now

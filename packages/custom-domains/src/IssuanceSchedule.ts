@@ -2,10 +2,11 @@
  * How the worker's work on a verified domain's certificate moves, as pure functions of the domain,
  * the observation and the time: asked for (on verification, Re-verify or renewal), an order opened,
  * polled with backoff, issued (then scheduled for renewal 30 days before expiry), refused by the CA,
- * or not started because DNS or CAA would make the CA refuse. A certificate still not issued 30
- * minutes after it was asked for becomes `delayed` with the causes found, and the work goes on:
- * an owner who fixes DNS sees the certificate arrive without clicking anything; Re-verify only
- * makes it happen at once.
+ * or not started because DNS or CAA would make the CA refuse: what those checks find is shown at
+ * once. A certificate still not issued some time after it was asked for (`delayAfter`, the
+ * application's setting, 30 minutes by default) becomes `delayed` with the causes found, and the work
+ * goes on: an owner who fixes DNS sees the certificate arrive without clicking anything; Re-verify
+ * only makes it happen at once.
  */
 import { Duration } from "effect"
 import type { OrderRef } from "./CertificateIssuer.js"
@@ -15,7 +16,8 @@ import {
   issuanceFailed,
   issued,
   renewalDueAt,
-  restartIssuance
+  restartIssuance,
+  withFindings
 } from "./CertificateLifecycle.js"
 import {
   type CustomDomain,
@@ -69,21 +71,45 @@ export const isIssuanceDue = (domain: CustomDomain, now: Date): boolean =>
 /** Whether a renewal (not a first issuance) is under way: the current certificate is still `issued`. */
 export const isRenewal = (domain: CustomDomain): boolean => domain.certificate.status === "issued"
 
-/** A still-pending certificate asked for 30 minutes ago or more: it must become `delayed`. */
-export const isDelayDue = (domain: CustomDomain, now: Date): boolean =>
+/**
+ * A certificate not issued yet, asked for `delayAfter` ago or more (30 minutes unless the application
+ * says otherwise): it must become `delayed`.
+ */
+export const isDelayDue = (
+  domain: CustomDomain,
+  now: Date,
+  delayAfter: Duration.Duration = certificateDelayAfter
+): boolean =>
   domain.certificate.status !== "issued" &&
   domain.certificate.status !== "failed" &&
   domain.issuance !== null &&
-  now.getTime() >= domain.issuance.requestedAt.getTime() + Duration.toMillis(certificateDelayAfter)
+  now.getTime() >= domain.issuance.requestedAt.getTime() + Duration.toMillis(delayAfter)
 
 /**
- * After an attempt that made no progress: when 30 minutes have passed, `delayed` with `causes` (what
- * the diagnosis found); before that, still `pending`, with nothing shown yet, and looked at again no
- * later than the moment it becomes late, so that the delay is reported on time whatever the backoff.
+ * The checks run before an order found `findings`: shown at once while the certificate is not issued
+ * yet (nothing found clears them), so that the owner learns what stands in the way as soon as the
+ * service does (see `withFindings`).
  */
-const noProgress = (domain: CustomDomain, issuance: Issuance, causes: ReadonlyArray<Problem>, now: Date) => {
-  if (isDelayDue(domain, now)) return withIssuance(domain, issuance, delayed(domain.certificate, causes))
-  const lateAt = issuance.requestedAt.getTime() + Duration.toMillis(certificateDelayAfter)
+export const checksFound = (domain: CustomDomain, findings: ReadonlyArray<Problem>): CustomDomain =>
+  makeCustomDomain({ ...domain, certificate: withFindings(domain.certificate, findings) })
+
+/**
+ * After an attempt that made no progress: once `delayAfter` has passed, `delayed` with `causes` (what
+ * the diagnosis found); before that, still `pending`, showing what the checks found (see
+ * {@link checksFound}) and nothing else (a CA that could not be reached is the service's to retry, not
+ * the owner's to fix), and looked at again no later than the moment it becomes late, so that the delay
+ * is reported on time whatever the backoff.
+ */
+const noProgress = (
+  domain: CustomDomain,
+  issuance: Issuance,
+  causes: ReadonlyArray<Problem>,
+  now: Date,
+  delayAfter: Duration.Duration
+) => {
+  if (isDelayDue(domain, now, delayAfter))
+    return withIssuance(domain, issuance, delayed(domain.certificate, causes))
+  const lateAt = issuance.requestedAt.getTime() + Duration.toMillis(delayAfter)
   const next =
     issuance.nextAttemptAt !== null && domain.certificate.status === "pending"
       ? new Date(Math.min(issuance.nextAttemptAt.getTime(), lateAt))
@@ -109,7 +135,8 @@ const tryAgain = (
   keepOrder: boolean,
   interval: { readonly first: Duration.Duration; readonly longest: Duration.Duration },
   causes: ReadonlyArray<Problem>,
-  now: Date
+  now: Date,
+  delayAfter: Duration.Duration
 ): CustomDomain => {
   const attempts = (domain.issuance?.attempts ?? 0) + 1
   return noProgress(
@@ -121,7 +148,8 @@ const tryAgain = (
       attempts
     }),
     causes,
-    now
+    now,
+    delayAfter
   )
 }
 
@@ -129,21 +157,28 @@ const tryAgain = (
  * The CA has not finished the order yet. `causes` is the diagnosis, run only once the delay is due
  * (see {@link isDelayDue}); before that it is ignored.
  */
-export const orderWaiting = (domain: CustomDomain, causes: ReadonlyArray<Problem>, now: Date): CustomDomain =>
-  tryAgain(domain, true, { first: firstPollAfter, longest: longestPollInterval }, causes, now)
+export const orderWaiting = (
+  domain: CustomDomain,
+  causes: ReadonlyArray<Problem>,
+  now: Date,
+  delayAfter: Duration.Duration = certificateDelayAfter
+): CustomDomain =>
+  tryAgain(domain, true, { first: firstPollAfter, longest: longestPollInterval }, causes, now, delayAfter)
 
 /**
- * No order was opened or the open one cannot go on: DNS or CAA would make the CA refuse (`causes`),
- * or the CA could not be reached. Tried again later, with a fresh order.
+ * No order was opened or the open one cannot go on: DNS or CAA would make the CA refuse (`causes`,
+ * already shown by {@link checksFound}), or the CA could not be reached (shown only once the delay is
+ * due). Tried again later, with a fresh order.
  */
 export const attemptBlocked = (
   domain: CustomDomain,
   causes: ReadonlyArray<Problem>,
-  now: Date
+  now: Date,
+  delayAfter: Duration.Duration = certificateDelayAfter
 ): CustomDomain =>
-  tryAgain(domain, false, { first: firstRetryAfter, longest: longestRetryInterval }, causes, now)
+  tryAgain(domain, false, { first: firstRetryAfter, longest: longestRetryInterval }, causes, now, delayAfter)
 
-/** The problem shown when the CA itself could not be reached for 30 minutes (its details stay in the logs). */
+/** The problem shown when the CA itself could not be reached until the delay (its details stay in the logs). */
 export const caUnreachable = new Problem({
   code: "issuance_failed",
   message:

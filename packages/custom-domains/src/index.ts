@@ -27,15 +27,18 @@ export {
   type StoredCertificate
 } from "./CertificateIssuer.js"
 export {
+  CertificateDelay,
   certificateDelayAfter,
   delayed,
   diagnoseDelay,
+  isRetryable,
   issuanceFailed,
   issued,
   needsRenewal,
   renewalDueAt,
   renewBefore,
-  restartIssuance
+  restartIssuance,
+  withFindings
 } from "./CertificateLifecycle.js"
 export {
   applyClaimCheck,
@@ -130,6 +133,18 @@ export {
   validateDomainConfig,
   withoutDomain
 } from "./DomainConfig.js"
+export {
+  DomainEvent,
+  DomainEventId,
+  DomainEventType,
+  domainEventTypes,
+  eventRetention
+} from "./DomainEvent.js"
+export {
+  type DomainEventPage,
+  type DomainEventQuery,
+  DomainEventRepository
+} from "./DomainEventRepository.js"
 export { decideForCustomDomain, decideForDefaultHostname, type EdgeDecision } from "./EdgeDecision.js"
 export {
   ClaimNotFound,
@@ -150,6 +165,7 @@ export {
   backoff,
   caUnreachable,
   certificateIssued,
+  checksFound,
   firstPollAfter,
   firstRetryAfter,
   isDelayDue,
@@ -196,6 +212,7 @@ export {
   ProjectId,
   recordDeploy
 } from "./Project.js"
+export { listProjectEvents, purgeExpiredEvents } from "./ProjectEvents.js"
 export { ProjectRepository } from "./ProjectRepository.js"
 export {
   announcingCertificates,

@@ -1,15 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
 import { AccountName } from "@petstore/kernel"
-import { Clock, Duration, Effect, Option, Redacted } from "effect"
+import { Clock, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import {
   addDomain,
   CaaRecord,
+  CertificateDelay,
   type CustomDomain,
   checkDueCustomDomains,
   createProject,
   type DnsAnswer,
   getDomain,
+  Issuance,
   NotReverifiable,
   ProjectId,
   recordProjectDeploy,
@@ -23,7 +25,8 @@ import {
   FakeWorld,
   fakeWorld,
   nxdomain,
-  records
+  records,
+  servfail
 } from "./support/CustomDomainWorld.js"
 
 const t0 = Date.parse("2027-03-01T12:00:00.000Z")
@@ -132,22 +135,26 @@ describe("certificate issuance by the worker", () => {
   )
 
   it.effect(
-    "CAA forbidding the CA: no order, delayed at 30 minutes naming the record; fixed + Re-verify: issued",
+    "CAA forbidding the CA: shown in the round that ran the checks, no order; delayed at 30 minutes; fixed + Re-verify: issued",
     () =>
       Effect.gen(function* () {
         const world = yield* FakeWorld
         yield* world.setDns("example.com", { caa: blockingCaa })
         yield* verified
+        yield* checkDueCustomDomains(options)
+        const found = yield* current
+        expect(found.certificate.status).toBe("pending")
+        expect(codes(found)).toStrictEqual(["caa_blocks_issuer"])
+        expect(found.certificate.problems[0]?.found).toStrictEqual(['0 issue "digicert.com"'])
+        expect(found.certificate.problems[0]?.message).toContain(caIdentifier)
         yield* runWorkerFor("29 minutes")
         const early = yield* current
         expect(early.certificate.status).toBe("pending")
-        expect(early.certificate.problems).toStrictEqual([])
+        expect(early.certificate.problems).toStrictEqual(found.certificate.problems)
         yield* runWorkerFor("1 minute")
         const late = yield* current
         expect(late.certificate.status).toBe("delayed")
-        expect(codes(late)).toStrictEqual(["caa_blocks_issuer"])
-        expect(late.certificate.problems[0]?.found).toStrictEqual(['0 issue "digicert.com"'])
-        expect(late.certificate.problems[0]?.message).toContain(caIdentifier)
+        expect(late.certificate.problems).toStrictEqual(found.certificate.problems)
         expect(yield* world.ordersOpened).toStrictEqual([])
 
         yield* world.setDns("example.com", { caa: noCaa })
@@ -158,6 +165,63 @@ describe("certificate issuance by the worker", () => {
         expect((yield* current).certificate.status).toBe("issued")
         expect(yield* world.ordersOpened).toStrictEqual([hostname])
       }).pipe(Effect.provide(fakeWorld))
+  )
+
+  it.effect("the problems clear in the first round whose checks find nothing, and the order is opened", () =>
+    Effect.gen(function* () {
+      const world = yield* FakeWorld
+      yield* world.setCa("stalls")
+      yield* world.setDns("example.com", { caa: blockingCaa })
+      yield* verified
+      yield* checkDueCustomDomains(options)
+      const blocked = yield* current
+      expect(codes(blocked)).toStrictEqual(["caa_blocks_issuer"])
+      const retryAt = blocked.issuance?.nextAttemptAt?.getTime() ?? 0
+      expect(retryAt).toBeGreaterThan(t0)
+
+      yield* world.setDns("example.com", { caa: noCaa })
+      // Nothing is looked at again before the retry: the problems stay until a check says otherwise.
+      yield* TestClock.setTime(retryAt - 1)
+      yield* checkDueCustomDomains(options)
+      expect(codes(yield* current)).toStrictEqual(["caa_blocks_issuer"])
+      yield* TestClock.setTime(retryAt)
+      yield* checkDueCustomDomains(options)
+      const cleared = yield* current
+      expect(cleared.certificate.status).toBe("pending")
+      expect(cleared.certificate.problems).toStrictEqual([])
+      expect(cleared.issuance?.order).not.toBeNull()
+      expect(yield* world.ordersOpened).toStrictEqual([hostname])
+    }).pipe(Effect.provide(fakeWorld))
+  )
+
+  it.effect(
+    "a CNAME removed before the order: domain_no_longer_verifies, with what was found, in the round that ran the checks",
+    () =>
+      Effect.gen(function* () {
+        const world = yield* FakeWorld
+        yield* verified
+        yield* world.setDns(hostname, { cname: nxdomain, addresses: records("198.51.100.7") })
+        yield* checkDueCustomDomains(options)
+        const domain = yield* current
+        expect(domain.status).toBe("verified")
+        expect(domain.certificate.status).toBe("pending")
+        expect(codes(domain)).toStrictEqual(["domain_no_longer_verifies"])
+        expect(domain.certificate.problems[0]?.found).toStrictEqual(["A 198.51.100.7"])
+        expect(yield* world.ordersOpened).toStrictEqual([])
+      }).pipe(Effect.provide(fakeWorld))
+  )
+
+  it.effect("a lookup that got no answer is shown as it is (dns_error), never as no longer verifying", () =>
+    Effect.gen(function* () {
+      const world = yield* FakeWorld
+      yield* verified
+      yield* world.setDns(hostname, { ...cnameToTarget, cname: servfail })
+      yield* checkDueCustomDomains(options)
+      const domain = yield* current
+      expect(domain.certificate.status).toBe("pending")
+      expect(codes(domain)).toStrictEqual(["dns_error"])
+      expect(yield* world.ordersOpened).toStrictEqual([])
+    }).pipe(Effect.provide(fakeWorld))
   )
 
   it.effect(
@@ -223,8 +287,15 @@ describe("certificate issuance by the worker", () => {
         yield* checkDueCustomDomains(options)
         const first = yield* current
         expect(first.certificate.status).toBe("pending")
+        expect(first.certificate.problems).toStrictEqual([])
         expect(first.issuance?.nextAttemptAt?.getTime()).toBe(t0 + 60_000)
-        yield* runWorkerFor("31 minutes")
+        // Not the owner's to fix: nothing is shown before the delay.
+        yield* runWorkerFor("29 minutes")
+        const early = yield* current
+        expect(early.certificate.status).toBe("pending")
+        expect(early.certificate.problems).toStrictEqual([])
+        expect((yield* world.ordersOpened).length).toBe(0)
+        yield* runWorkerFor("2 minutes")
         const late = yield* current
         expect(late.certificate.status).toBe("delayed")
         expect(codes(late)).toStrictEqual(["issuance_failed"])
@@ -280,15 +351,160 @@ describe("certificate issuance by the worker", () => {
         )
       }).pipe(Effect.provide(fakeWorld))
   )
+})
 
-  it.effect("Re-verify refuses a domain whose certificate is pending or issued", () =>
+describe("a delay set by the application (CertificateDelay)", () => {
+  const fiveMinutes = Layer.succeed(CertificateDelay, Duration.minutes(5))
+
+  it.effect("CAA forbidding the CA: shown at once, delayed at 5 minutes, not before", () =>
     Effect.gen(function* () {
+      const world = yield* FakeWorld
+      yield* world.setDns("example.com", { caa: blockingCaa })
       yield* verified
-      const pending = yield* Effect.flip(reverifyDomain(acme, handbook, hostname))
-      expect(pending).toBeInstanceOf(NotReverifiable)
+      yield* checkDueCustomDomains(options)
+      expect(codes(yield* current)).toStrictEqual(["caa_blocks_issuer"])
+      yield* TestClock.setTime(t0 + Duration.toMillis(Duration.minutes(5)) - 1)
+      yield* checkDueCustomDomains(options)
+      expect((yield* current).certificate.status).toBe("pending")
+      yield* TestClock.setTime(t0 + Duration.toMillis(Duration.minutes(5)))
+      yield* checkDueCustomDomains(options)
+      const late = yield* current
+      expect(late.certificate.status).toBe("delayed")
+      expect(codes(late)).toStrictEqual(["caa_blocks_issuer"])
+    }).pipe(Effect.provide(Layer.merge(fakeWorld, fiveMinutes)))
+  )
+
+  it.effect("the CA unreachable: hidden until 5 minutes, then delayed with issuance_failed", () =>
+    Effect.gen(function* () {
+      const world = yield* FakeWorld
+      yield* world.setCa("unreachable")
+      yield* verified
+      yield* runWorkerFor("4 minutes")
+      const early = yield* current
+      expect(early.certificate.status).toBe("pending")
+      expect(early.certificate.problems).toStrictEqual([])
+      // However long the backoff, the domain is looked at again when the delay falls due.
+      expect(early.issuance?.nextAttemptAt?.getTime()).toBeLessThanOrEqual(
+        t0 + Duration.toMillis(Duration.minutes(5))
+      )
+      yield* TestClock.setTime(t0 + Duration.toMillis(Duration.minutes(5)))
+      yield* checkDueCustomDomains(options)
+      const late = yield* current
+      expect(late.certificate.status).toBe("delayed")
+      expect(codes(late)).toStrictEqual(["issuance_failed"])
+    }).pipe(Effect.provide(Layer.merge(fakeWorld, fiveMinutes)))
+  )
+
+  it.effect("a delay of 2 hours: still pending at 31 minutes, delayed at 2 hours", () =>
+    Effect.gen(function* () {
+      const world = yield* FakeWorld
+      yield* world.setDns("example.com", { caa: blockingCaa })
+      yield* verified
+      yield* runWorkerFor("31 minutes", "1 minute")
+      expect((yield* current).certificate.status).toBe("pending")
+      yield* TestClock.setTime(t0 + Duration.toMillis(Duration.hours(2)))
+      yield* checkDueCustomDomains(options)
+      expect((yield* current).certificate.status).toBe("delayed")
+    }).pipe(Effect.provide(Layer.merge(fakeWorld, Layer.succeed(CertificateDelay, Duration.hours(2)))))
+  )
+})
+
+describe("Re-verify", () => {
+  /** The reason Re-verify gives for refusing, the domain stored unchanged by it. */
+  const refused = Effect.gen(function* () {
+    const before = yield* current
+    const error = yield* Effect.flip(reverifyDomain(acme, handbook, hostname))
+    expect(error).toBeInstanceOf(NotReverifiable)
+    expect(yield* current).toStrictEqual(before)
+    return error instanceof NotReverifiable ? error.reason : ""
+  })
+
+  it.effect("refuses a certificate pending with no problem found, before and after its order opens", () =>
+    Effect.gen(function* () {
+      const world = yield* FakeWorld
+      yield* world.setCa("stalls")
+      yield* verified
+      expect(yield* refused).toBe(
+        "re-verify is for a verified domain whose certificate is delayed, failed, or pending with a problem found; this one is verified, its certificate pending with no problem found"
+      )
+      yield* checkDueCustomDomains(options)
+      expect((yield* current).issuance?.order).not.toBeNull()
+      expect(yield* refused).toContain("pending with no problem found")
+    }).pipe(Effect.provide(fakeWorld))
+  )
+
+  it.effect("refuses an issued certificate, and one whose refused renewal is shown", () =>
+    Effect.gen(function* () {
+      const world = yield* FakeWorld
+      yield* verified
       yield* runWorkerFor("10 seconds", "1 second")
-      const issued = yield* Effect.flip(reverifyDomain(acme, handbook, hostname))
-      expect(issued).toBeInstanceOf(NotReverifiable)
+      expect(yield* refused).toContain("its certificate issued")
+      yield* world.setCa("refuses")
+      yield* TestClock.setTime((yield* current).issuance?.nextAttemptAt?.getTime() ?? 0)
+      yield* runWorkerFor("10 seconds", "1 second")
+      expect(codes(yield* current)).toStrictEqual(["issuance_failed"])
+      expect(yield* refused).toContain("its certificate issued")
+    }).pipe(Effect.provide(fakeWorld))
+  )
+
+  it.effect("refuses a domain that is not verified", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(t0)
+      yield* createProject(acme, handbook, "pro")
+      yield* recordProjectDeploy(acme, handbook, "succeeded")
+      yield* addDomain(acme, handbook, hostname)
+      expect(yield* refused).toContain("this one is pending, its certificate none")
+    }).pipe(Effect.provide(fakeWorld))
+  )
+
+  it.effect(
+    "accepts a certificate pending with a problem: a fresh issuance due at once, no backoff waited for",
+    () =>
+      Effect.gen(function* () {
+        const world = yield* FakeWorld
+        yield* world.setDns("example.com", { caa: blockingCaa })
+        yield* verified
+        yield* runWorkerFor("3 minutes")
+        const blocked = yield* current
+        expect(blocked.certificate.status).toBe("pending")
+        expect(codes(blocked)).toStrictEqual(["caa_blocks_issuer"])
+        const backoffUntil = blocked.issuance?.nextAttemptAt?.getTime() ?? 0
+        const now = yield* Clock.currentTimeMillis
+        expect(backoffUntil).toBeGreaterThan(now)
+
+        yield* world.setDns("example.com", { caa: noCaa })
+        const restarted = yield* reverifyDomain(acme, handbook, hostname)
+        expect(restarted.status).toBe("verified")
+        expect(restarted.certificate.status).toBe("pending")
+        expect(restarted.certificate.problems).toStrictEqual([])
+        expect(restarted.issuance).toStrictEqual(
+          new Issuance({ requestedAt: new Date(now), order: null, nextAttemptAt: new Date(now), attempts: 0 })
+        )
+        expect(yield* current).toStrictEqual(restarted)
+        // The very next round, with no time passing, opens the order.
+        yield* checkDueCustomDomains(options)
+        expect(yield* world.ordersOpened).toStrictEqual([hostname])
+        yield* TestClock.adjust("2 seconds")
+        yield* checkDueCustomDomains(options)
+        expect((yield* current).certificate.status).toBe("issued")
+        expect(yield* Clock.currentTimeMillis).toBeLessThan(backoffUntil)
+      }).pipe(Effect.provide(fakeWorld))
+  )
+
+  it.effect("accepts a pending certificate with a problem whose domain no longer verifies: no issuance", () =>
+    Effect.gen(function* () {
+      const world = yield* FakeWorld
+      yield* verified
+      yield* world.setDns(hostname, { cname: nxdomain, addresses: records("198.51.100.7") })
+      yield* checkDueCustomDomains(options)
+      expect(codes(yield* current)).toStrictEqual(["domain_no_longer_verifies"])
+      const rechecked = yield* reverifyDomain(acme, handbook, hostname)
+      expect(rechecked.status).toBe("pending")
+      expect(rechecked.verification.problems.map((problem) => problem.code)).toStrictEqual([
+        "conflicting_record"
+      ])
+      yield* checkDueCustomDomains(options)
+      expect(yield* world.ordersOpened).toStrictEqual([])
     }).pipe(Effect.provide(fakeWorld))
   )
 })

@@ -1,18 +1,21 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Option } from "effect"
+import { Duration, Effect, Option } from "effect"
 import type { VerificationVerdict } from "../src/index.js"
 import {
   Certificate,
+  CertificateDelay,
   type CertificateStatus,
   certificateDelayAfter,
   delayed,
   diagnoseDelay,
+  isRetryable,
   issuanceFailed,
   issued,
   needsRenewal,
   Problem,
   renewBefore,
-  restartIssuance
+  restartIssuance,
+  withFindings
 } from "../src/index.js"
 
 const minute = 60 * 1000
@@ -54,6 +57,20 @@ describe("constants", () => {
     expect(Duration.toMillis(certificateDelayAfter)).toBe(30 * minute)
     expect(Duration.toMillis(renewBefore)).toBe(30 * day)
   })
+})
+
+describe("CertificateDelay", () => {
+  it.effect("is 30 minutes when the application sets none", () =>
+    Effect.gen(function* () {
+      expect(Duration.toMillis(yield* CertificateDelay)).toBe(30 * minute)
+    })
+  )
+
+  it.effect("is what the application provides", () =>
+    Effect.gen(function* () {
+      expect(Duration.toMillis(yield* CertificateDelay)).toBe(5 * minute)
+    }).pipe(Effect.provideService(CertificateDelay, Duration.minutes(5)))
+  )
 })
 
 describe("needsRenewal", () => {
@@ -116,6 +133,49 @@ describe("transitions", () => {
       })
     }
   )
+})
+
+describe("withFindings", () => {
+  it.each(["pending", "delayed"] as const)(
+    "on a %s certificate: exactly the findings, nothing else",
+    (status) => {
+      const result = withFindings(certificate(status, [dnsError]), [mismatch, caaBlocks])
+      expect({ ...result }).toStrictEqual({
+        status,
+        issuedAt: null,
+        expiresAt: null,
+        problems: [mismatch, caaBlocks]
+      })
+    }
+  )
+
+  it.each(["pending", "delayed"] as const)(
+    "on a %s certificate, nothing found: the problems cleared",
+    (status) => {
+      expect(withFindings(certificate(status, [caaBlocks]), []).problems).toStrictEqual([])
+    }
+  )
+
+  it.each(["issued", "failed", "none"] as const)("on a %s certificate: unchanged", (status) => {
+    const before = certificate(status, [dnsError])
+    expect(withFindings(before, [caaBlocks])).toStrictEqual(before)
+  })
+})
+
+describe("isRetryable (what Re-verify accepts)", () => {
+  it.each([
+    ["pending with a problem found", certificate("pending", [caaBlocks]), true],
+    ["pending with a DNS lookup that got no answer", certificate("pending", [dnsError]), true],
+    ["delayed with causes", certificate("delayed", [caaBlocks]), true],
+    ["delayed without a cause found", certificate("delayed"), true],
+    ["failed", certificate("failed", [caaBlocks]), true],
+    ["pending with no problem found", certificate("pending"), false],
+    ["issued", certificate("issued"), false],
+    ["issued with a refused renewal shown", certificate("issued", [caaBlocks]), false],
+    ["none", certificate("none"), false]
+  ] as const)("%s: %s", (_, subject, retryable) => {
+    expect(isRetryable(subject)).toBe(retryable)
+  })
 })
 
 describe("diagnoseDelay", () => {

@@ -7,7 +7,9 @@ import {
   Certificate,
   type CertificateStatus,
   CustomDomain,
+  caUnreachable,
   certificateIssued,
+  checksFound,
   firstPollAfter,
   firstRetryAfter,
   Issuance,
@@ -95,6 +97,22 @@ describe("isDelayDue", () => {
     expect(isDelayDue(withStatus(status), at(offset))).toBe(due)
   })
 
+  it.each([
+    ["pending", 5 * minute - 1, false],
+    ["pending", 5 * minute, true],
+    ["delayed", 5 * minute, true],
+    ["issued", 5 * minute, false],
+    ["failed", 5 * minute, false]
+  ] as const)("with a delay of 5 minutes, %s, %d ms after the request: %s", (status, offset, due) => {
+    expect(isDelayDue(withStatus(status), at(offset), Duration.minutes(5))).toBe(due)
+  })
+
+  it("with a delay of 2 hours: not due at 30 minutes, due at 2 hours", () => {
+    expect(isDelayDue(requested, at(30 * minute), Duration.hours(2))).toBe(false)
+    expect(isDelayDue(requested, at(2 * 60 * minute - 1), Duration.hours(2))).toBe(false)
+    expect(isDelayDue(requested, at(2 * 60 * minute), Duration.hours(2))).toBe(true)
+  })
+
   it.effect("becomes due exactly 30 minutes after the request on the clock, not before", () =>
     Effect.gen(function* () {
       yield* TestClock.setTime(t0.getTime())
@@ -108,6 +126,94 @@ describe("isDelayDue", () => {
       expect(isDelayDue(domain, yield* now)).toBe(true)
     })
   )
+})
+
+describe("what the checks before an order find", () => {
+  const noLongerVerifies = new Problem({
+    code: "domain_no_longer_verifies",
+    message: "docs.example.com no longer verifies",
+    found: ["A 198.51.100.7"]
+  })
+
+  it("checksFound on a pending certificate: exactly the findings, shown at once, the schedule untouched", () => {
+    const found = checksFound(requested, [caaProblem, noLongerVerifies])
+    expect(found.certificate.status).toBe("pending")
+    expect(found.certificate.problems).toStrictEqual([caaProblem, noLongerVerifies])
+    expect(found.issuance).toStrictEqual(requested.issuance)
+    expect(found.status).toBe("verified")
+  })
+
+  it("checksFound with nothing found clears what an earlier round showed", () => {
+    const cleared = checksFound(checksFound(requested, [caaProblem]), [])
+    expect(cleared.certificate.status).toBe("pending")
+    expect(cleared.certificate.problems).toStrictEqual([])
+  })
+
+  it("checksFound on a delayed certificate: the causes found now replace the earlier ones", () => {
+    const late = orderWaiting(orderStarted(requested, order, t0), [caaProblem], at(30 * minute))
+    expect(late.certificate.status).toBe("delayed")
+    expect(checksFound(late, [noLongerVerifies]).certificate.problems).toStrictEqual([noLongerVerifies])
+    expect(checksFound(late, []).certificate).toStrictEqual(
+      new Certificate({ ...late.certificate, problems: [] })
+    )
+  })
+
+  it.each(["issued", "failed"] as const)("checksFound leaves a %s certificate as it is", (status) => {
+    const domain = withStatus(status)
+    expect(checksFound(domain, [caaProblem]).certificate).toStrictEqual(domain.certificate)
+  })
+
+  it("blocked by the checks before the delay: still pending, the findings kept, retried with backoff", () => {
+    const once = attemptBlocked(checksFound(requested, [caaProblem]), [caaProblem], at(second))
+    expect(once.certificate.status).toBe("pending")
+    expect(once.certificate.problems).toStrictEqual([caaProblem])
+    expect(once.issuance?.nextAttemptAt).toStrictEqual(at(second + 60 * second))
+  })
+
+  it("the CA unreachable before the delay: pending with nothing shown (the service's to retry)", () => {
+    const blocked = attemptBlocked(checksFound(requested, []), [caUnreachable], at(29 * minute))
+    expect(blocked.certificate.status).toBe("pending")
+    expect(blocked.certificate.problems).toStrictEqual([])
+  })
+
+  it("the CA unreachable once the delay is due: delayed with issuance_failed", () => {
+    const blocked = attemptBlocked(checksFound(requested, []), [caUnreachable], at(30 * minute))
+    expect(blocked.certificate.status).toBe("delayed")
+    expect(blocked.certificate.problems).toStrictEqual([caUnreachable])
+  })
+})
+
+describe("a delay other than 30 minutes", () => {
+  const fiveMinutes = Duration.minutes(5)
+
+  it("attemptBlocked: pending before it, delayed with the causes once it has passed", () => {
+    const early = attemptBlocked(requested, [caUnreachable], at(5 * minute - 1), fiveMinutes)
+    expect(early.certificate.status).toBe("pending")
+    expect(early.certificate.problems).toStrictEqual([])
+    const late = attemptBlocked(requested, [caUnreachable], at(5 * minute), fiveMinutes)
+    expect(late.certificate.status).toBe("delayed")
+    expect(late.certificate.problems).toStrictEqual([caUnreachable])
+  })
+
+  it("orderWaiting: never scheduled past the delay, delayed once it has passed", () => {
+    const polledOften = new CustomDomain({
+      ...orderStarted(requested, order, t0),
+      issuance: new Issuance({ requestedAt: t0, order, nextAttemptAt: null, attempts: 10 })
+    })
+    const waiting = orderWaiting(polledOften, [], at(4 * minute), fiveMinutes)
+    expect(waiting.certificate.status).toBe("pending")
+    expect(waiting.issuance?.nextAttemptAt).toStrictEqual(at(5 * minute))
+    const late = orderWaiting(waiting, [caaProblem], at(5 * minute), fiveMinutes)
+    expect(late.certificate.status).toBe("delayed")
+    expect(late.certificate.problems).toStrictEqual([caaProblem])
+    expect(late.issuance?.order).toBe(order)
+  })
+
+  it("a delay of 2 hours: still pending at 30 minutes, whatever the causes", () => {
+    const blocked = attemptBlocked(requested, [caUnreachable], at(30 * minute), Duration.hours(2))
+    expect(blocked.certificate.status).toBe("pending")
+    expect(blocked.issuance?.nextAttemptAt?.getTime()).toBeLessThanOrEqual(at(2 * 60 * minute).getTime())
+  })
 })
 
 describe("transitions", () => {
