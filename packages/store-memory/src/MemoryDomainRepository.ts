@@ -3,35 +3,30 @@
  * position and its check lease. A hostname is in at most one project per account, but several
  * accounts may hold it. Every operation, a claim included, reads and writes in one atomic `Ref`
  * update, so concurrent inserts never give one account a hostname twice and concurrent claims never
- * lease one domain twice.
+ * lease one domain twice; every write appends the events of its change in that same update (see
+ * `MemoryDomainTable`), at the time the Clock tells.
  */
 import {
   type CustomDomain,
   type CustomDomainKey,
-  type CustomDomainLease,
   CustomDomainRepository,
   DnsName,
+  type DomainEventRepository,
   type Hostname,
   HostnameTaken,
   type ProjectId,
   workDueAt
 } from "@petstore/custom-domains"
-import { Effect, HashMap, Layer, Option, Order, Ref } from "effect"
-
-interface StoredDomain {
-  readonly domain: CustomDomain
-  /** Insertion order, for listing. */
-  readonly position: number
-  readonly lease: Option.Option<CustomDomainLease>
-}
-
-interface DomainTable {
-  readonly nextPosition: number
-  readonly domains: HashMap.HashMap<string, StoredDomain>
-}
-
-// Neither a project id nor a hostname has a line break, so the pair's text names it alone.
-const keyOf = (key: CustomDomainKey): string => `${key.projectId}\n${key.hostname}`
+import { Clock, Effect, HashMap, Layer, Option, Order, Ref } from "effect"
+import * as MemoryDomainEventRepository from "./MemoryDomainEventRepository.js"
+import {
+  type DomainTable,
+  keyOf,
+  MemoryDomainTable,
+  type StoredDomain,
+  layer as tableLayer,
+  withEventsOf
+} from "./MemoryDomainTable.js"
 
 const byPosition: Order.Order<StoredDomain> = Order.mapInput(
   Order.Number,
@@ -69,51 +64,55 @@ const isDue = (stored: StoredDomain, now: number): boolean =>
 const heldBy = (stored: StoredDomain, holder: string): boolean =>
   Option.exists(stored.lease, (lease) => lease.holder === holder)
 
-export const make: Effect.Effect<CustomDomainRepository["Service"]> = Effect.map(
-  Ref.make<DomainTable>({ nextPosition: 0, domains: HashMap.empty() }),
-  (table) => {
+/** When a write happens: its events occurred then. */
+const currentTime: Effect.Effect<Date> = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+export const make: Effect.Effect<CustomDomainRepository["Service"], never, MemoryDomainTable> = Effect.gen(
+  function* () {
+    const table = yield* MemoryDomainTable
     /** The stored domains that `keep` accepts, in insertion order (or `order`). */
     const select = (keep: (domain: CustomDomain) => boolean, order: Order.Order<StoredDomain> = byPosition) =>
       Effect.map(Ref.get(table), ({ domains }) =>
         [...HashMap.values(domains)].filter((stored) => keep(stored.domain)).sort(order)
       )
 
-    /** Replaces the stored domain when `condition` holds for it; true when it did. */
+    /** Replaces the stored domain and ends its lease when `condition` holds for it; true when it did. */
     const replaceIf = (
       domain: CustomDomain,
       condition: (stored: StoredDomain) => boolean,
-      endLease: boolean
+      occurredAt: Date
     ): Effect.Effect<boolean> =>
       Ref.modify(table, (current): [boolean, DomainTable] => {
         const key = keyOf(domain)
         const stored = HashMap.get(current.domains, key)
         if (Option.isNone(stored) || !condition(stored.value)) return [false, current]
-        const replaced: StoredDomain = {
-          ...stored.value,
-          domain,
-          lease: endLease ? Option.none() : stored.value.lease
-        }
-        return [true, { ...current, domains: HashMap.set(current.domains, key, replaced) }]
+        const replaced: StoredDomain = { ...stored.value, domain, lease: Option.none() }
+        const changed = { ...current, domains: HashMap.set(current.domains, key, replaced) }
+        return [true, withEventsOf(changed, stored.value.domain, domain, occurredAt)]
       })
 
     return CustomDomainRepository.of({
       insert: (domain) =>
-        Effect.flatten(
-          Ref.modify(table, (current): [Effect.Effect<void, HostnameTaken>, DomainTable] => {
-            const key = keyOf(domain)
-            const taken =
-              HashMap.has(current.domains, key) ||
-              [...HashMap.values(current.domains)].some(
-                (stored) =>
-                  stored.domain.hostname === domain.hostname && stored.domain.account === domain.account
-              )
-            if (taken) return [Effect.fail(new HostnameTaken({ hostname: domain.hostname })), current]
-            const stored: StoredDomain = { domain, position: current.nextPosition, lease: Option.none() }
-            return [
-              Effect.void,
-              { nextPosition: current.nextPosition + 1, domains: HashMap.set(current.domains, key, stored) }
-            ]
-          })
+        Effect.flatMap(currentTime, (occurredAt) =>
+          Effect.flatten(
+            Ref.modify(table, (current): [Effect.Effect<void, HostnameTaken>, DomainTable] => {
+              const key = keyOf(domain)
+              const taken =
+                HashMap.has(current.domains, key) ||
+                [...HashMap.values(current.domains)].some(
+                  (stored) =>
+                    stored.domain.hostname === domain.hostname && stored.domain.account === domain.account
+                )
+              if (taken) return [Effect.fail(new HostnameTaken({ hostname: domain.hostname })), current]
+              const stored: StoredDomain = { domain, position: current.nextPosition, lease: Option.none() }
+              const added = {
+                ...current,
+                nextPosition: current.nextPosition + 1,
+                domains: HashMap.set(current.domains, key, stored)
+              }
+              return [Effect.void, withEventsOf(added, undefined, domain, occurredAt)]
+            })
+          )
         ),
       findInProject: (projectId: ProjectId, hostname: Hostname) =>
         Effect.map(Ref.get(table), ({ domains }) =>
@@ -139,13 +138,18 @@ export const make: Effect.Effect<CustomDomainRepository["Service"]> = Effect.map
           select((domain) => domain.projectId === projectId),
           (found) => found.map((stored) => stored.domain)
         ),
-      update: (domain) => replaceIf(domain, () => true, true),
+      update: (domain) =>
+        Effect.flatMap(currentTime, (occurredAt) => replaceIf(domain, () => true, occurredAt)),
       remove: (projectId, hostname) =>
-        Ref.modify(table, (current): [boolean, DomainTable] => {
-          const key = keyOf({ projectId, hostname })
-          if (!HashMap.has(current.domains, key)) return [false, current]
-          return [true, { ...current, domains: HashMap.remove(current.domains, key) }]
-        }),
+        Effect.flatMap(currentTime, (occurredAt) =>
+          Ref.modify(table, (current): [boolean, DomainTable] => {
+            const key = keyOf({ projectId, hostname })
+            const stored = HashMap.get(current.domains, key)
+            if (Option.isNone(stored)) return [false, current]
+            const removed = { ...current, domains: HashMap.remove(current.domains, key) }
+            return [true, withEventsOf(removed, stored.value.domain, undefined, occurredAt)]
+          })
+        ),
       claimDue: (now, limit, lease) =>
         Ref.modify(table, (current): [ReadonlyArray<CustomDomain>, DomainTable] => {
           const at = now.getTime()
@@ -175,7 +179,11 @@ export const make: Effect.Effect<CustomDomainRepository["Service"]> = Effect.map
         })),
       completeChecks: (domains, holder) =>
         Effect.map(
-          Effect.filter(domains, (domain) => replaceIf(domain, (stored) => heldBy(stored, holder), true)),
+          Effect.flatMap(currentTime, (occurredAt) =>
+            Effect.filter(domains, (domain) =>
+              replaceIf(domain, (stored) => heldBy(stored, holder), occurredAt)
+            )
+          ),
           (stored) =>
             stored.map(
               (domain): CustomDomainKey => ({ projectId: domain.projectId, hostname: domain.hostname })
@@ -185,4 +193,11 @@ export const make: Effect.Effect<CustomDomainRepository["Service"]> = Effect.map
   }
 )
 
-export const layer: Layer.Layer<CustomDomainRepository> = Layer.effect(CustomDomainRepository, make)
+/**
+ * The repository with the events of its changes, on a table of their own: for what needs domains
+ * alone. `MemoryStore` builds `make` on the table it shares.
+ */
+export const layer: Layer.Layer<CustomDomainRepository | DomainEventRepository> = Layer.merge(
+  Layer.effect(CustomDomainRepository, make),
+  MemoryDomainEventRepository.layer
+).pipe(Layer.provide(tableLayer))

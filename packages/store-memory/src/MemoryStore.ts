@@ -2,7 +2,8 @@
  * Every storage port kept in memory: for tests, demos and a server run without a database. Each
  * build of the layer is a fresh, empty store; nothing survives the process. Every change goes
  * through this process, so its repositories announce what changes serving (`ServingChanges`) and
- * nothing else can change it.
+ * nothing else can change it. Domains and the events of their changes share one table
+ * (`MemoryDomainTable`): the domain repository writes both, the event repository reads them.
  */
 import type { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
 import {
@@ -11,7 +12,8 @@ import {
   announcingProjects,
   type CertificateStore,
   type ClaimRepository,
-  type CustomDomainRepository,
+  CustomDomainRepository,
+  type DomainEventRepository,
   type Http01ChallengeStore,
   inProcessServingChangeHubLayer,
   type OwnershipRepository,
@@ -24,7 +26,9 @@ import { Layer } from "effect"
 import * as MemoryApiKeyRepository from "./MemoryApiKeyRepository.js"
 import * as MemoryCertificateStore from "./MemoryCertificateStore.js"
 import * as MemoryClaimRepository from "./MemoryClaimRepository.js"
+import * as MemoryDomainEventRepository from "./MemoryDomainEventRepository.js"
 import * as MemoryDomainRepository from "./MemoryDomainRepository.js"
+import * as MemoryDomainTable from "./MemoryDomainTable.js"
 import * as MemoryHttp01ChallengeStore from "./MemoryHttp01ChallengeStore.js"
 import * as MemoryIdempotencyRepository from "./MemoryIdempotencyRepository.js"
 import * as MemoryIdempotencyTable from "./MemoryIdempotencyTable.js"
@@ -39,6 +43,7 @@ export const layer: Layer.Layer<
   | ApiKeyRepository
   | ProjectRepository
   | CustomDomainRepository
+  | DomainEventRepository
   | ClaimRepository
   | OwnershipRepository
   | CertificateStore
@@ -50,11 +55,18 @@ export const layer: Layer.Layer<
   MemoryIdempotencyRepository.layer,
   MemoryApiKeyRepository.layer,
   announcingProjects.pipe(Layer.provide(MemoryProjectRepository.layer)),
-  announcingCustomDomains.pipe(Layer.provide(MemoryDomainRepository.layer)),
+  announcingCustomDomains.pipe(
+    Layer.provide(Layer.effect(CustomDomainRepository, MemoryDomainRepository.make))
+  ),
+  MemoryDomainEventRepository.layer,
   MemoryClaimRepository.layer,
   MemoryOwnershipRepository.layer,
   announcingCertificates.pipe(Layer.provide(MemoryCertificateStore.layer)),
   MemoryHttp01ChallengeStore.layer,
   MemoryStorageHealth.layer,
   servingChangesLayer
-).pipe(Layer.provide(Layer.merge(MemoryIdempotencyTable.layer, inProcessServingChangeHubLayer)))
+).pipe(
+  Layer.provide(
+    Layer.mergeAll(MemoryIdempotencyTable.layer, MemoryDomainTable.layer, inProcessServingChangeHubLayer)
+  )
+)

@@ -1,13 +1,15 @@
 import {
   apiKeyRepositoryContract,
   claimRepositoryContract,
+  domainEventRepositoryContract,
   domainRepositoryContract,
   ownershipRepositoryContract,
   petRepositoryContract,
   projectRepositoryContract,
   storeContract
 } from "@petstore/testing"
-import { MemoryStore } from "../src/index.js"
+import { Layer } from "effect"
+import { MemoryDomainRepository, MemoryProjectRepository, MemoryStore } from "../src/index.js"
 
 storeContract("MemoryStore", MemoryStore.layer)
 
@@ -16,5 +18,11 @@ petRepositoryContract("MemoryStore (pets alone)", MemoryStore.layer)
 apiKeyRepositoryContract("MemoryStore (keys alone)", MemoryStore.layer)
 projectRepositoryContract("MemoryStore (projects alone)", MemoryStore.layer)
 domainRepositoryContract("MemoryStore (domains alone)", MemoryStore.layer)
+domainEventRepositoryContract("MemoryStore (events alone)", MemoryStore.layer)
+
+// The domain repository's own layer, for what needs domains alone: its events are on its own table.
+const domainsAlone = Layer.merge(MemoryDomainRepository.layer, MemoryProjectRepository.layer)
+domainRepositoryContract("MemoryDomainRepository.layer", domainsAlone)
+domainEventRepositoryContract("MemoryDomainRepository.layer", domainsAlone)
 claimRepositoryContract("MemoryStore (claims alone)", MemoryStore.layer)
 ownershipRepositoryContract("MemoryStore (ownership alone)", MemoryStore.layer)

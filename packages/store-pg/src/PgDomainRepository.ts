@@ -9,15 +9,26 @@
  *
  * Claiming is one statement: select the due, unleased rows oldest first `for update skip locked`,
  * and lease them in the same update, so concurrent claimers (other workers, other processes) skip
- * each other's rows and never lease one domain twice. Completing checks (a round's results in one
- * statement) and giving a lease back are conditional on the lease holder.
+ * each other's rows and never lease one domain twice. Completing checks (a round's results at once)
+ * and giving a lease back are conditional on the lease holder.
+ *
+ * Every write appends the events of its change to `domain_events` in its own transaction (the
+ * outbox), `domainEventTypes` of the stored domain before and after, at the Clock's time: an insert
+ * in the same statement; an update or a round's results lock the rows they change (`for update`,
+ * read back as they are), then store them and their events in one statement; a removal deletes the
+ * row, read back as it was, then appends its event. A write refused (a hostname taken, a lease lost,
+ * a row gone) changes nothing, so appends nothing.
  */
 import {
   Certificate,
   CustomDomain,
+  type CustomDomainKey,
   CustomDomainRepository,
+  CustomDomainResource,
   CustomDomainStatus,
   DnsRecordInstruction,
+  DomainEventType,
+  domainEventTypes,
   Hostname,
   HostnameKind,
   HostnameTaken,
@@ -26,8 +37,8 @@ import {
   Problem,
   ProjectId
 } from "@petstore/custom-domains"
-import { Effect, Layer, Schema, SchemaTransformation } from "effect"
-import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import { Clock, Effect, Layer, Schema, SchemaTransformation } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"
 import { isUniqueViolation } from "./internal/uniqueViolation.js"
 
@@ -106,6 +117,34 @@ const DomainKey = Schema.Struct({ projectId: ProjectId, hostname: Hostname })
 
 const Lease = Schema.Struct({ holder: Schema.String, until: Schema.Date })
 
+/** An event to append: `data` is the domain's public resource (what encoding it keeps of a domain). */
+const NewEvent = Schema.Struct({
+  projectId: ProjectId,
+  hostname: Hostname,
+  type: DomainEventType,
+  data: CustomDomainResource
+})
+type NewEvent = typeof NewEvent.Type
+
+/** The events of the changes, each from before to after (undefined: absent), in the order they happened. */
+const eventsOf = (
+  changes: ReadonlyArray<readonly [before: CustomDomain | undefined, after: CustomDomain | undefined]>
+): ReadonlyArray<NewEvent> =>
+  changes.flatMap(([before, after]) => {
+    const domain = after ?? before
+    return domain === undefined
+      ? []
+      : domainEventTypes(before, after).map(
+          (type): NewEvent => ({ projectId: domain.projectId, hostname: domain.hostname, type, data: domain })
+        )
+  })
+
+// Neither a project id nor a hostname has a line break, so the pair's text names it alone.
+const keyText = (key: CustomDomainKey): string => `${key.projectId}\n${key.hostname}`
+
+/** When a write happens: its events occurred then. */
+const currentTime: Effect.Effect<Date> = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
 export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlClient.SqlClient> = Effect.gen(
   function* () {
     const sql = yield* SqlClient.SqlClient
@@ -115,37 +154,125 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
       verification_next_check_at as "nextCheckAt", verification_deadline as "deadline", verification_problems as "problems", certificate,
       created_at as "createdAt", issuance, issuance_next_attempt_at as "issuanceNextAttemptAt"`)
 
+    // The first key of the advisory locks that order a project's events ("evts" in ASCII).
+    const eventLockSpace = 0x65767473
+
     const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`
     const jsonOrNull = (value: unknown) => (value === null ? sql`null` : json(value))
 
     /**
-     * Stores `rows` (every field but key and account) and ends their leases, in one statement: the
-     * rows travel as one jsonb array, read back as a record set (timestamps from their ISO text). A
-     * row changes only where `condition` (on `stored`) also holds; the keys of those changed come back.
+     * Appends `events` (encoded), as occurred at `occurredAt`, in their order: ids are given as rows
+     * come, and the rows come in the array's order. Readers page by id, so a project's events must
+     * become visible in id order: an id taken by one transaction and committed after a higher one
+     * would be skipped for good by a reader already past it. So each project's events are written
+     * under a lock of that project held to the end of the transaction (taken, projects in one order,
+     * before any id is), and a project's writers commit in the order of their ids.
      */
-    const storeRows = (rows: ReadonlyArray<DomainRow>, condition: Statement.Fragment) => sql`
-      update custom_domains as stored set
-        kind = result.kind, status = result.status, dns_record = result."dnsRecord",
-        ownership = result.ownership,
-        verification_last_checked_at = result."lastCheckedAt",
-        verification_next_check_at = result."nextCheckAt",
-        verification_deadline = result.deadline,
-        verification_problems = result.problems,
-        certificate = result.certificate,
-        created_at = result."createdAt",
-        issuance = result.issuance,
-        issuance_next_attempt_at = result."issuanceNextAttemptAt",
-        lease_holder = null, lease_until = null
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as result(
-        hostname text, "projectId" text, kind text, status text, "dnsRecord" jsonb, ownership jsonb,
-        "lastCheckedAt" timestamptz, "nextCheckAt" timestamptz, deadline timestamptz, problems jsonb,
-        certificate jsonb, "createdAt" timestamptz, issuance jsonb, "issuanceNextAttemptAt" timestamptz)
-      where stored.hostname = result.hostname and stored.project_id = result."projectId" ${condition}
-      returning stored.project_id as "projectId", stored.hostname`
+    const appendEvents = (events: ReadonlyArray<typeof NewEvent.Encoded>, occurredAt: Date) => {
+      const rows = JSON.stringify(events)
+      return sql`
+        insert into domain_events (project_id, hostname, type, occurred_at, data)
+        select event."projectId", event.hostname, event.type, ${occurredAt}, event.data
+        from rows from (jsonb_to_recordset(${rows}::jsonb)
+            as ("projectId" text, hostname text, type text, data jsonb))
+          with ordinality as event("projectId", hostname, type, data, n)
+        where (
+          select count(*) from (
+            select pg_advisory_xact_lock(${eventLockSpace}, hashtext(project.id))
+            from (
+              select distinct "projectId" as id
+              from jsonb_to_recordset(${rows}::jsonb) as event("projectId" text)
+              order by 1) as project) as locked) >= 0
+        order by event.n`
+    }
 
+    /**
+     * Stores `rows` (every field but key and account), ends their leases and appends `events`, in one
+     * statement: the rows travel as one jsonb array, read back as a record set (timestamps from their
+     * ISO text). Called with the rows locked, so every one is there to change; their keys come back.
+     */
+    const storeRows = SqlSchema.findAll({
+      Request: Schema.Struct({
+        rows: Schema.Array(CustomDomainFromRow),
+        events: Schema.Array(NewEvent),
+        occurredAt: Schema.Date
+      }),
+      Result: DomainKey,
+      execute: ({ events, occurredAt, rows }) => sql`
+        with appended as (${appendEvents(events, occurredAt)})
+        update custom_domains as stored set
+          kind = result.kind, status = result.status, dns_record = result."dnsRecord",
+          ownership = result.ownership,
+          verification_last_checked_at = result."lastCheckedAt",
+          verification_next_check_at = result."nextCheckAt",
+          verification_deadline = result.deadline,
+          verification_problems = result.problems,
+          certificate = result.certificate,
+          created_at = result."createdAt",
+          issuance = result.issuance,
+          issuance_next_attempt_at = result."issuanceNextAttemptAt",
+          lease_holder = null, lease_until = null
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as result(
+          hostname text, "projectId" text, kind text, status text, "dnsRecord" jsonb, ownership jsonb,
+          "lastCheckedAt" timestamptz, "nextCheckAt" timestamptz, deadline timestamptz, problems jsonb,
+          certificate jsonb, "createdAt" timestamptz, issuance jsonb, "issuanceNextAttemptAt" timestamptz)
+        where stored.hostname = result.hostname and stored.project_id = result."projectId"
+        returning stored.project_id as "projectId", stored.hostname`
+    })
+
+    /**
+     * Locks the stored domains with these keys (only those `holder` leases, when one is named) until
+     * the transaction ends, in one order so that concurrent writers never wait on each other in a
+     * circle; what they are now.
+     */
+    const lockStored = SqlSchema.findAll({
+      Request: Schema.Struct({ keys: Schema.Array(DomainKey), holder: Schema.NullOr(Schema.String) }),
+      Result: CustomDomainFromRow,
+      execute: ({ holder, keys }) => sql`
+        select ${columns} from custom_domains
+        where (project_id, hostname) in (
+            select key."projectId", key.hostname
+            from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as key("projectId" text, hostname text))
+          ${holder === null ? sql`` : sql`and lease_holder = ${holder}`}
+        order by project_id, hostname
+        for update`
+    })
+
+    /**
+     * Stores each domain over the stored one with its key (only where `holder` holds the lease, when
+     * one is named) with the events of that change, in one transaction; the keys of those stored.
+     */
+    const storeChanges = (domains: ReadonlyArray<CustomDomain>, holder: string | null) =>
+      sql.withTransaction(
+        Effect.gen(function* () {
+          // The last result for a domain is the one stored, should a round carry two.
+          const latest = new Map(domains.map((domain) => [keyText(domain), domain]))
+          const occurredAt = yield* currentTime
+          const stored = yield* lockStored({ keys: [...latest.values()], holder })
+          const before = new Map(stored.map((domain) => [keyText(domain), domain]))
+          // In the order given: a round's events tell its results as the worker listed them.
+          const changes = [...latest.entries()].flatMap(([key, after]) => {
+            const was = before.get(key)
+            return was === undefined ? [] : [[was, after] as const]
+          })
+          if (changes.length === 0) return []
+          return yield* storeRows({
+            rows: changes.map(([, after]) => after),
+            events: eventsOf(changes),
+            occurredAt
+          })
+        })
+      )
+
+    // One statement: should the domain be refused (its hostname taken), so are its events.
     const insert = SqlSchema.void({
-      Request: CustomDomainFromRow,
-      execute: (row) => sql`
+      Request: Schema.Struct({
+        row: CustomDomainFromRow,
+        events: Schema.Array(NewEvent),
+        occurredAt: Schema.Date
+      }),
+      execute: ({ events, occurredAt, row }) => sql`
+        with appended as (${appendEvents(events, occurredAt)})
         insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
           verification_last_checked_at, verification_next_check_at, verification_deadline,
           verification_problems, certificate, created_at, issuance, issuance_next_attempt_at)
@@ -199,18 +326,18 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
         select ${columns} from custom_domains where project_id = ${projectId} order by position`
     })
 
-    const update = SqlSchema.findAll({
-      Request: CustomDomainFromRow,
-      Result: DomainKey,
-      execute: (row) => storeRows([row], sql``)
-    })
-
-    const remove = SqlSchema.findAll({
+    // The row as it was comes back: the event of its removal tells it.
+    const removeRow = SqlSchema.findAll({
       Request: DomainKey,
-      Result: DomainKey,
+      Result: CustomDomainFromRow,
       execute: ({ hostname, projectId }) => sql`
         delete from custom_domains where hostname = ${hostname} and project_id = ${projectId}
-        returning project_id as "projectId", hostname`
+        returning ${columns}`
+    })
+
+    const appendEventsOnly = SqlSchema.void({
+      Request: Schema.Struct({ events: Schema.Array(NewEvent), occurredAt: Schema.Date }),
+      execute: ({ events, occurredAt }) => appendEvents(events, occurredAt)
     })
 
     const claimDue = SqlSchema.findAll({
@@ -245,16 +372,11 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
         where project_id = ${projectId} and hostname = ${hostname} and lease_holder = ${holder}`
     })
 
-    // A round's results in one statement, each stored only while `holder` holds its lease.
-    const completeChecks = SqlSchema.findAll({
-      Request: Schema.Struct({ domains: Schema.Array(CustomDomainFromRow), holder: Schema.String }),
-      Result: DomainKey,
-      execute: ({ domains, holder }) => storeRows(domains, sql`and stored.lease_holder = ${holder}`)
-    })
-
     return CustomDomainRepository.of({
       insert: (domain) =>
-        insert(domain).pipe(
+        Effect.flatMap(currentTime, (occurredAt) =>
+          insert({ row: domain, events: eventsOf([[undefined, domain]]), occurredAt })
+        ).pipe(
           Effect.as(true),
           Effect.catchIf(
             (error) =>
@@ -280,15 +402,25 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
       listByProject: (projectId) =>
         listByProject(projectId).pipe(storageOperation("CustomDomainRepository.listByProject")),
       update: (domain) =>
-        update(domain).pipe(
-          Effect.map((rows) => rows.length > 0),
+        storeChanges([domain], null).pipe(
+          Effect.map((stored) => stored.length > 0),
           storageOperation("CustomDomainRepository.update")
         ),
       remove: (projectId, hostname) =>
-        remove({ projectId, hostname }).pipe(
-          Effect.map((rows) => rows.length > 0),
-          storageOperation("CustomDomainRepository.remove")
-        ),
+        sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const occurredAt = yield* currentTime
+              const removed = yield* removeRow({ projectId, hostname })
+              if (removed.length === 0) return false
+              yield* appendEventsOnly({
+                events: eventsOf(removed.map((domain) => [domain, undefined] as const)),
+                occurredAt
+              })
+              return true
+            })
+          )
+          .pipe(storageOperation("CustomDomainRepository.remove")),
       claimDue: (now, limit, lease) =>
         claimDue({ now, limit: Math.max(0, Math.floor(limit)), lease }).pipe(
           storageOperation("CustomDomainRepository.claimDue")
@@ -302,8 +434,9 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
         releaseLease({ projectId, hostname, holder }).pipe(
           storageOperation("CustomDomainRepository.releaseLease")
         ),
+      // A round's results at once, each stored only while `holder` holds its lease.
       completeChecks: (checked, holder) =>
-        (checked.length === 0 ? Effect.succeed([]) : completeChecks({ domains: checked, holder })).pipe(
+        (checked.length === 0 ? Effect.succeed([]) : storeChanges(checked, holder)).pipe(
           storageOperation("CustomDomainRepository.completeChecks")
         )
     })

@@ -19,6 +19,7 @@ import idempotencyKeysCreatedAt from "./migrations/0006_idempotency_keys_created
 import apiKeyChanges from "./migrations/0007_api_key_changes.js"
 import edgeChanges from "./migrations/0008_edge_changes.js"
 import ownership from "./migrations/0009_ownership.js"
+import domainEvents from "./migrations/0010_domain_events.js"
 
 /** Keys are `<id>_<name>`; ids must only grow. */
 export const migrations = {
@@ -30,7 +31,8 @@ export const migrations = {
   "0006_idempotency_keys_created_at": idempotencyKeysCreatedAt,
   "0007_api_key_changes": apiKeyChanges,
   "0008_edge_changes": edgeChanges,
-  "0009_ownership": ownership
+  "0009_ownership": ownership,
+  "0010_domain_events": domainEvents
 }
 
 /** Where applied migrations are recorded. */

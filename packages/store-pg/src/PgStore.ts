@@ -22,6 +22,7 @@ import {
   type CertificateStore,
   type ClaimRepository,
   type CustomDomainRepository,
+  type DomainEventRepository,
   type Http01ChallengeStore,
   type OwnershipRepository,
   type ProjectRepository,
@@ -35,6 +36,7 @@ import { connectedClientLayer } from "./internal/connectedClientLayer.js"
 import * as PgApiKeyRepository from "./PgApiKeyRepository.js"
 import * as PgCertificateStore from "./PgCertificateStore.js"
 import * as PgClaimRepository from "./PgClaimRepository.js"
+import * as PgDomainEventRepository from "./PgDomainEventRepository.js"
 import * as PgDomainRepository from "./PgDomainRepository.js"
 import * as PgHttp01ChallengeStore from "./PgHttp01ChallengeStore.js"
 import * as PgIdempotencyRepository from "./PgIdempotencyRepository.js"
@@ -52,6 +54,7 @@ export const layer: Layer.Layer<
   | ApiKeyRepository
   | ProjectRepository
   | CustomDomainRepository
+  | DomainEventRepository
   | ClaimRepository
   | OwnershipRepository
   | StorageHealth
@@ -64,6 +67,7 @@ export const layer: Layer.Layer<
   PgApiKeyRepository.layerCached(),
   announcingProjects.pipe(Layer.provide(PgProjectRepository.layer)),
   announcingCustomDomains.pipe(Layer.provide(PgDomainRepository.layer)),
+  PgDomainEventRepository.layer,
   PgClaimRepository.layer,
   PgOwnershipRepository.layer,
   PgStorageHealth.layer,

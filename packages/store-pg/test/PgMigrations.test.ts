@@ -34,7 +34,7 @@ for (const [name, client] of bothServers) {
     it.effect("the first run applies every migration, the next ones none", () =>
       Effect.gen(function* () {
         const applied = yield* PgMigrations.run
-        expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
+        expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
         expect(yield* PgMigrations.run).toEqual([])
         expect(yield* PgMigrations.run).toEqual([])
       })
@@ -350,6 +350,96 @@ for (const [name, client] of bothServers) {
         })
     )
 
+    it.effect(
+      "domain events: ids in order, the ten types, a domain's names, data an object, no reference",
+      () =>
+        Effect.gen(function* () {
+          yield* PgMigrations.run
+          const sql = yield* SqlClient.SqlClient
+          const insertEvent = (
+            projectId: string,
+            hostname: string,
+            type: string,
+            occurredAt: Date | string | null = new Date("2026-03-01T12:00:00Z"),
+            data: string | null = "{}"
+          ) =>
+            Effect.exit(
+              sql<{ readonly id: bigint }>`
+              insert into domain_events (project_id, hostname, type, occurred_at, data)
+              values (${projectId}, ${hostname}, ${type}, ${occurredAt}::timestamptz, ${data}::jsonb)
+              returning id`
+            )
+          const types = [
+            "domain.added",
+            "domain.verified",
+            "domain.failed",
+            "domain.removed",
+            "domain.problems_changed",
+            "certificate.issued",
+            "certificate.delayed",
+            "certificate.failed",
+            "certificate.renewed",
+            "certificate.renewal_failed"
+          ]
+          // Every type the domain has; the ids grow. No domain, nor even a project, is needed: a
+          // removed domain keeps its events.
+          const ids: Array<bigint> = []
+          for (const type of types) {
+            const inserted = yield* insertEvent("events-site", "docs.example.com", type)
+            if (Exit.isFailure(inserted)) return yield* Effect.die(inserted.cause)
+            ids.push(inserted.value[0]?.id ?? 0n)
+          }
+          expect(ids.every((id, n) => n === 0 || id > (ids[n - 1] ?? id))).toBe(true)
+          expect(sqlState(yield* insertEvent("events-site", "docs.example.com", "domain.renamed"))).toBe(
+            checkViolation
+          )
+          expect(sqlState(yield* insertEvent("events-site", "docs.example.com", "Domain.Added"))).toBe(
+            checkViolation
+          )
+          expect(sqlState(yield* insertEvent("Events_Site", "docs.example.com", "domain.added"))).toBe(
+            checkViolation
+          )
+          expect(sqlState(yield* insertEvent("events-site", "Docs.example.com", "domain.added"))).toBe(
+            checkViolation
+          )
+          expect(sqlState(yield* insertEvent("events-site", `${"a".repeat(250)}.com`, "domain.added"))).toBe(
+            checkViolation
+          )
+          expect(sqlState(yield* insertEvent("events-site", "docs.example.com", "domain.added", null))).toBe(
+            notNullViolation
+          )
+          expect(
+            sqlState(yield* insertEvent("events-site", "docs.example.com", "domain.added", "infinity"))
+          ).toBe(checkViolation)
+          for (const data of ["[]", '"Domain"', "null"]) {
+            expect(
+              sqlState(
+                yield* insertEvent("events-site", "docs.example.com", "domain.added", new Date(), data)
+              )
+            ).toBe(checkViolation)
+          }
+          expect(
+            sqlState(yield* insertEvent("events-site", "docs.example.com", "domain.added", new Date(), null))
+          ).toBe(notNullViolation)
+          expect(
+            sqlState(
+              yield* Effect.exit(
+                sql`insert into domain_events (id, project_id, hostname, type, occurred_at, data)
+                  values (1, 'events-site', 'docs.example.com', 'domain.added', now(), '{}'::jsonb)`
+              )
+            )
+          ).toBe(generatedAlways)
+          // Read by project in id order, forgotten by time: each has its index.
+          const indexes = yield* sql<{ readonly indexdef: string }>`
+          select indexdef from pg_indexes where tablename = 'domain_events' order by indexname`
+          expect(indexes.map(({ indexdef }) => indexdef.replace(/^.* USING /, ""))).toEqual([
+            "btree (occurred_at)",
+            "btree (id)",
+            "btree (project_id, id)"
+          ])
+        })
+    )
+
     it.effect("api keys and idempotency keys: hashes, uniqueness and references are enforced", () =>
       Effect.gen(function* () {
         yield* PgMigrations.run
@@ -400,7 +490,7 @@ for (const [name, client] of bothServers) {
             ('idle.example.com', 'old', 'subdomain', 'verified', '{}'::jsonb, null, now(), '[]'::jsonb,
               '{}'::jsonb, now())`
 
-          expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([5, 6, 7, 8, 9])
+          expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([5, 6, 7, 8, 9, 10])
           const rows = yield* sql<{
             readonly hostname: string
             readonly issuance: unknown
@@ -469,7 +559,7 @@ for (const [name, client] of bothServers) {
               insert into certificates (hostname, certificate_pem, chain_pem, private_key_encrypted, not_after)
               values ('docs.example.com', 'cert', 'chain', 'v1.iv.tag.data', now())`
 
-            expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([9])
+            expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([9, 10])
             const rows = yield* sql<{
               readonly hostname: string
               readonly account: string
@@ -497,6 +587,8 @@ for (const [name, client] of bothServers) {
             }
             // Every pair its own token.
             expect(new Set(rows.map((row) => row.token)).size).toBe(3)
+            // Domains that were there have no events: nothing happened to them since.
+            expect(yield* sql`select count(*)::int as count from domain_events`).toEqual([{ count: 0 }])
             expect(yield* sql`select count(*)::int as count from ownership_tokens`).toEqual([{ count: 3 }])
 
             // The repository reads the migrated domain: still verified, still served, its certificate kept.

@@ -5,7 +5,9 @@
  * tests left due to a holder of its own, for centuries (`drainDue`). A domain is due at the earlier
  * of its next check and its certificate's next issuance attempt (`workDueAt`). A domain is named by
  * its project and hostname: a hostname is in one project per account, and several accounts may
- * hold it.
+ * hold it. Every write that changes a domain appends the events of its change (`domainEventTypes`),
+ * and one that is refused appends none: the tests check the events beside the writes (the events'
+ * own suite, DomainEventRepositoryContract, checks their times, paging and purge).
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
 import {
@@ -14,7 +16,10 @@ import {
   CustomDomain,
   type CustomDomainKey,
   CustomDomainRepository,
+  CustomDomainResource,
   certificateIssued,
+  DomainEventRepository,
+  domainEventTypes,
   Hostname,
   Issuance,
   loseOwnership,
@@ -44,7 +49,7 @@ import {
   t0
 } from "./ContractFixtures.js"
 
-export type DomainStore = CustomDomainRepository | ProjectRepository
+export type DomainStore = CustomDomainRepository | ProjectRepository | DomainEventRepository
 
 export interface DomainRepositoryContractOptions {
   /** How many due domains the concurrent-claims test shares out (default 500). */
@@ -63,6 +68,22 @@ const keysOf = (domains: ReadonlyArray<CustomDomainKey>) => domains.map(keyOf)
 type KeyText = { readonly projectId: string; readonly hostname: string }
 const byKey = (a: KeyText, b: KeyText) =>
   `${a.projectId} ${a.hostname}`.localeCompare(`${b.projectId} ${b.hostname}`)
+
+/** The project's events, oldest first (fewer than a page in these tests). */
+const eventsOf = (projectId: ProjectId) =>
+  Effect.flatMap(DomainEventRepository, (events) =>
+    Effect.map(events.listByProject({ projectId, after: Option.none(), limit: 100 }), (page) => page.events)
+  )
+
+const encodeResource = Schema.encodeSync(CustomDomainResource)
+
+/** What the events of a domain's hostname say: their types, and the domain they carry (public fields). */
+const toldOf = (projectId: ProjectId, hostname: Hostname) =>
+  Effect.map(eventsOf(projectId), (events) =>
+    events
+      .filter((event) => event.hostname === hostname)
+      .map((event) => [event.type, encodeResource(event.data)] as const)
+  )
 
 /** The stored domain with `domain`'s project and hostname. */
 const findStored = (domain: CustomDomainKey) =>
@@ -123,7 +144,7 @@ const issuanceDueAt = (domain: CustomDomain, at: Date | null): CustomDomain =>
 const orderRef = (n: number) => OrderRef.make(`https://ca.example.test/acme/order/${n}?x="quoted"&y=✓`)
 
 /** A fresh project, stored, with a fresh pending domain per entry of `kinds` (not stored). */
-const projectWith = (kinds: ReadonlyArray<"subdomain" | "apex">, account?: string) =>
+export const projectWith = (kinds: ReadonlyArray<"subdomain" | "apex">, account?: string) =>
   Effect.gen(function* () {
     const projects = yield* ProjectRepository
     const project = yield* freshProject(account === undefined ? {} : { account })
@@ -242,7 +263,7 @@ const farFuture = new Date("2999-01-01T00:00:00.000Z")
 const drainLease = { holder: "contract-drain", until: new Date("3000-01-01T00:00:00.000Z") }
 
 /** Leases every domain due until the year 2999 away, so a claim test sees only its own domains. */
-const drainDue = Effect.gen(function* () {
+export const drainDue = Effect.gen(function* () {
   const domains = yield* CustomDomainRepository
   while ((yield* domains.claimDue(farFuture, 1_000, drainLease)).length > 0) {
     // Claimed away; look again until nothing is due.
@@ -339,6 +360,8 @@ export const domainRepositoryTests = (
       for (const domain of states) {
         yield* repository.insert(domain)
         expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(domain)))
+        // Its event carries every public field as stored.
+        expect(yield* toldOf(project.id, domain.hostname)).toEqual([["domain.added", encodeResource(domain)]])
       }
       // The same states reached by update from a new domain: the ownership record is replaced too.
       for (const state of states) {
@@ -353,6 +376,12 @@ export const domainRepositoryTests = (
         })
         expect(yield* repository.update(updated)).toBe(true)
         expect(Option.map(yield* findStored(updated), fields)).toEqual(Option.some(fields(updated)))
+        const changed = domainEventTypes(added, updated)
+        expect(changed.length).toBeGreaterThan(0)
+        expect(yield* toldOf(project.id, hostname)).toEqual([
+          ["domain.added", encodeResource(added)],
+          ...changed.map((type) => [type, encodeResource(updated)] as const)
+        ])
       }
     })
   )
@@ -435,6 +464,17 @@ export const domainRepositoryTests = (
       yield* repository.insert(readded)
       expect(Option.map(yield* findStored(readded), fields)).toEqual(Option.some(fields(readded)))
       expect((yield* repository.listByHostname(domain.hostname)).map(fields)).toEqual([fields(readded)])
+
+      // The removal is told once, with the domain as it was; the refused ones not at all.
+      expect(yield* toldOf(project.id, domain.hostname)).toEqual([
+        ["domain.added", encodeResource(domain)],
+        ["domain.removed", encodeResource(domain)]
+      ])
+      expect(yield* toldOf(project.id, kept.hostname)).toEqual([["domain.added", encodeResource(kept)]])
+      expect(yield* eventsOf(other.project.id)).toEqual([])
+      expect(yield* toldOf(sameAccount.project.id, domain.hostname)).toEqual([
+        ["domain.added", encodeResource(readded)]
+      ])
     })
   )
 
@@ -459,6 +499,9 @@ export const domainRepositoryTests = (
         expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(domain)))
         expect(yield* repository.listByProject(sameAccount.project.id)).toEqual([])
         expect(keysOf(yield* repository.listByHostname(domain.hostname))).toEqual([keyOf(domain)])
+        // Refused, so untold.
+        expect(yield* toldOf(project.id, domain.hostname)).toEqual([["domain.added", encodeResource(domain)]])
+        expect(yield* eventsOf(sameAccount.project.id)).toEqual([])
       })
   )
 
@@ -897,6 +940,10 @@ export const domainRepositoryTests = (
       expect(Option.map(stored, (found) => found.verification.deadline.getTime())).toEqual(
         Option.some(clicked.verification.deadline.getTime())
       )
+      // Verify changed nothing the owner is told of, and the stale result is not told either.
+      expect(yield* toldOf(domain.projectId, domain.hostname)).toEqual([
+        ["domain.added", encodeResource(domain)]
+      ])
     })
   )
 
@@ -1022,9 +1069,33 @@ export const domainRepositoryTests = (
         expect(Option.map(yield* findStored(toVerify), fields)).toEqual(Option.some(fields(nowVerified)))
         expect(Option.map(yield* findStored(foreign), fields)).toEqual(Option.some(fields(foreign)))
         expect(yield* findStored(removed)).toEqual(Option.none())
+        // The round's events, for the results stored only, in the order the round gave them.
+        expect(
+          (yield* eventsOf(project.id)).map((event) => [
+            event.type,
+            event.hostname,
+            encodeResource(event.data)
+          ])
+        ).toEqual([
+          ["domain.added", pending.hostname, encodeResource(pending)],
+          ["domain.added", toVerify.hostname, encodeResource(toVerify)],
+          ["domain.added", removed.hostname, encodeResource(removed)],
+          ["domain.removed", removed.hostname, encodeResource(removed)],
+          ["domain.problems_changed", pending.hostname, encodeResource(stillPending)],
+          ["domain.verified", toVerify.hostname, encodeResource(nowVerified)]
+        ])
+        expect(yield* toldOf(foreign.projectId, foreign.hostname)).toEqual([
+          ["domain.added", encodeResource(foreign)]
+        ])
         // A's leases ended with its results; B's lease on the other domain holds.
-        expect(yield* completeCheck(applyVerdict(foreign, verified, checkedAt), b)).toBe(true)
+        const foreignVerified = applyVerdict(foreign, verified, checkedAt)
+        expect(yield* completeCheck(foreignVerified, b)).toBe(true)
         expect(yield* completeCheck(nowVerified, a)).toBe(false)
+        expect(yield* toldOf(foreign.projectId, foreign.hostname)).toEqual([
+          ["domain.added", encodeResource(foreign)],
+          ["domain.verified", encodeResource(foreignVerified)]
+        ])
+        expect(yield* eventsOf(project.id)).toHaveLength(6)
       })
   )
 

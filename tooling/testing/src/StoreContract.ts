@@ -14,6 +14,7 @@ import type { Layer } from "effect"
 import { apiKeyRepositoryTests } from "./ApiKeyRepositoryContract.js"
 import { certificateStoreTests } from "./CertificateStoreContract.js"
 import { claimRepositoryTests } from "./ClaimRepositoryContract.js"
+import { domainEventRepositoryTests } from "./DomainEventRepositoryContract.js"
 import {
   type DomainRepositoryContractOptions,
   type DomainStore,
@@ -56,6 +57,7 @@ export const storeContract = <E>(
     describe("StorageHealth", () => storageHealthTests(it))
     describe("ProjectRepository", () => projectRepositoryTests(it))
     describe("CustomDomainRepository", () => domainRepositoryTests(it, options))
+    describe("DomainEventRepository", () => domainEventRepositoryTests(it))
     describe("ClaimRepository", () => claimRepositoryTests(it))
     describe("OwnershipRepository", () => ownershipRepositoryTests(it))
     describe("CertificateStore", () => certificateStoreTests(it))

@@ -1,0 +1,136 @@
+/**
+ * The outbox on a real PostgreSQL server and on the embedded PGlite: a domain's change and its events
+ * are one transaction. While the events table refuses every row, each write that would tell something
+ * fails as a storage failure and changes nothing (no change without its event), and a write that
+ * tells nothing still goes through; once events are accepted again, the same writes are made and told.
+ */
+import { expect, layer } from "@effect/vitest"
+import {
+  applyVerdict,
+  CustomDomainRepository,
+  CustomDomainResource,
+  DomainEventRepository,
+  ProjectRepository,
+  restartVerificationWindow
+} from "@petstore/custom-domains"
+import { StorageError } from "@petstore/kernel"
+import { ContractFixtures } from "@petstore/testing"
+import { Effect, Fiber, Layer, Option, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import {
+  PgDomainEventRepository,
+  PgDomainRepository,
+  PgMigrations,
+  PgProjectRepository
+} from "../src/index.js"
+import { bothServers } from "./bothServers.js"
+
+const { freshHostname, freshProject, later, newDomainOf, t0 } = ContractFixtures
+const minute = 60_000
+
+for (const [name, client] of bothServers) {
+  const store = Layer.mergeAll(
+    PgProjectRepository.layer,
+    PgDomainRepository.layer,
+    PgDomainEventRepository.layer
+  ).pipe(Layer.provide(PgMigrations.layer), Layer.provideMerge(client))
+
+  layer(store, { excludeTestServices: true, timeout: 120_000 })(`the events outbox on ${name}`, (it) => {
+    it.effect("a change whose events cannot be stored is not made; one that tells nothing is", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const domains = yield* CustomDomainRepository
+        const events = yield* DomainEventRepository
+        const project = yield* freshProject()
+        yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
+        const domain = yield* newDomainOf(project, yield* freshHostname(), t0)
+        yield* domains.insert(domain)
+        const holder = "outbox-worker"
+        const leased = yield* domains.claimDue(later(t0, minute), 10, {
+          holder,
+          until: later(t0, 60 * minute)
+        })
+        expect(leased.map((found) => found.hostname)).toEqual([domain.hostname])
+        const encode = Schema.encodeSync(CustomDomainResource)
+        const stored = () =>
+          Effect.map(domains.findInProject(project.id, domain.hostname), Option.map(encode))
+        const told = () =>
+          Effect.map(
+            events.listByProject({ projectId: project.id, after: Option.none(), limit: 100 }),
+            (page) => page.events.map((event) => event.type)
+          )
+
+        yield* sql`alter table domain_events add constraint refuse_every_event check (false) not valid`
+        const verified = applyVerdict(domain, { _tag: "Verified", problems: [] }, later(t0, minute))
+        const other = yield* newDomainOf(project, yield* freshHostname(), t0)
+        const failures = [
+          ["CustomDomainRepository.insert", yield* Effect.flip(domains.insert(other))],
+          ["CustomDomainRepository.update", yield* Effect.flip(domains.update(verified))],
+          [
+            "CustomDomainRepository.completeChecks",
+            yield* Effect.flip(domains.completeChecks([verified], holder))
+          ],
+          ["CustomDomainRepository.remove", yield* Effect.flip(domains.remove(project.id, domain.hostname))]
+        ] as const
+        for (const [operation, failure] of failures) {
+          expect(failure).toBeInstanceOf(StorageError)
+          if (failure instanceof StorageError) expect(failure.operation).toBe(operation)
+        }
+        expect(yield* domains.findInProject(project.id, other.hostname)).toEqual(Option.none())
+        expect(yield* stored()).toEqual(Option.some(encode(domain)))
+        // The lease was not ended either: the worker still holds it.
+        expect(
+          yield* domains.claimDue(later(t0, 2 * minute), 10, {
+            holder: "another",
+            until: later(t0, 3 * minute)
+          })
+        ).toEqual([])
+
+        yield* sql`alter table domain_events drop constraint refuse_every_event`
+        expect(yield* domains.completeChecks([verified], holder)).toEqual([
+          { projectId: project.id, hostname: domain.hostname }
+        ])
+        expect(yield* stored()).toEqual(Option.some(encode(verified)))
+        expect(yield* told()).toEqual(["domain.added", "domain.verified"])
+
+        // Verify clicked again moves only the window: nothing to tell, so nothing to refuse.
+        yield* sql`alter table domain_events add constraint refuse_every_event check (false) not valid`
+        const clicked = restartVerificationWindow(verified, later(t0, 3 * minute))
+        expect(yield* domains.update(clicked)).toBe(true)
+        expect(yield* stored()).toEqual(Option.some(encode(clicked)))
+        yield* sql`alter table domain_events drop constraint refuse_every_event`
+        expect(yield* domains.remove(project.id, domain.hostname)).toBe(true)
+        expect(yield* told()).toEqual(["domain.added", "domain.verified", "domain.removed"])
+      })
+    )
+
+    it.effect("a project's events become visible in the order of their ids, so paging skips none", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const domains = yield* CustomDomainRepository
+        const events = yield* DomainEventRepository
+        const project = yield* freshProject()
+        yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
+        const first = yield* newDomainOf(project, yield* freshHostname(), t0)
+        const second = yield* newDomainOf(project, yield* freshHostname(), t0)
+        const listed = () =>
+          Effect.map(
+            events.listByProject({ projectId: project.id, after: Option.none(), limit: 100 }),
+            (page) => page.events.map((event) => event.hostname)
+          )
+        // The first addition's transaction stays open after its event has taken its id.
+        const slow = yield* Effect.forkChild(
+          sql.withTransaction(Effect.andThen(domains.insert(first), Effect.sleep("600 millis")))
+        )
+        yield* Effect.sleep("150 millis")
+        const quick = yield* Effect.forkChild(domains.insert(second))
+        yield* Effect.sleep("250 millis")
+        // A reader now must not see the second event without the first: it would page past it.
+        expect(yield* listed()).not.toEqual([second.hostname])
+        yield* Fiber.join(slow)
+        yield* Fiber.join(quick)
+        expect(yield* listed()).toEqual([first.hostname, second.hostname])
+      })
+    )
+  })
+}
