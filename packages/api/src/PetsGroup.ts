@@ -1,18 +1,7 @@
 /**
  * The animal catalogue: list, create, and the deprecated get-by-id.
  */
-import {
-  IdempotencyKey,
-  ListLimit,
-  listLimitMax,
-  listLimitMin,
-  maxSafeInteger,
-  NewPet,
-  Pet,
-  PetId,
-  PetStatus,
-  Pets
-} from "@petstore/catalogue"
+import { IdempotencyKey, maxSafeInteger, NewPet, Pet, PetId, PetStatus, Pets } from "@petstore/catalogue"
 import { Schema } from "effect"
 import { flow } from "effect/Function"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
@@ -24,12 +13,11 @@ import { Authentication } from "./Authentication.js"
 import { takesJsonBody } from "./BodyOperation.js"
 import { GetPetDeprecation, getPetDeprecationDocumentation, getPetRemovalDay } from "./Deprecation.js"
 import { responseHeader, withHeadersOnEveryResponse, withResponseHeaders } from "./OpenApiDocument.js"
+import { limitDescription, limitParameter, nextPageHeaders } from "./Paging.js"
 import { describeParameters, integerParameter, literalParameter } from "./QueryParameters.js"
 
 export const ListPetsParameters = Schema.Struct({
-  limit: Schema.optionalKey(
-    integerParameter(ListLimit, `must be an integer from ${listLimitMin} to ${listLimitMax}`)
-  ),
+  limit: Schema.optionalKey(limitParameter),
   status: Schema.optionalKey(literalParameter(PetStatus, "must be one of available, pending, sold")),
   after: Schema.optionalKey(integerParameter(PetId, `must be an integer from 1 to ${maxSafeInteger}`))
 })
@@ -53,10 +41,7 @@ const listPets = HttpApiEndpoint.get("listPets", "/pets", {
     OpenApi.Transform,
     flow(
       describeParameters({
-        limit: {
-          value: ListLimit,
-          description: `How many animals a page holds at most (${listLimitMin} to ${listLimitMax}).`
-        },
+        limit: limitDescription("animals"),
         status: { value: PetStatus },
         after: {
           value: PetId,
@@ -64,14 +49,7 @@ const listPets = HttpApiEndpoint.get("listPets", "/pets", {
             'Keyset cursor: only animals whose id is greater. Taken from the `Link rel="next"` header.'
         }
       }),
-      withResponseHeaders({
-        200: {
-          Link: responseHeader(
-            "RFC 8288: the next page, when more animals match.",
-            '</v1/pets?limit=20&after=123>; rel="next"'
-          )
-        }
-      })
+      withResponseHeaders(nextPageHeaders("animals", '</v1/pets?limit=20&after=123>; rel="next"'))
     )
   )
 

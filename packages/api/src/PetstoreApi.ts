@@ -5,6 +5,7 @@
 import * as HttpApi from "effect/http-api/HttpApi"
 import * as OpenApi from "effect/http-api/OpenApi"
 import { ClaimsGroup } from "./ClaimsGroup.js"
+import { EventsGroup } from "./EventsGroup.js"
 import { HealthGroup } from "./HealthGroup.js"
 import { serviceResponseHeaders } from "./OpenApiDocument.js"
 import { PetsGroup } from "./PetsGroup.js"
@@ -13,7 +14,7 @@ import { EdgeGroup, ProjectsGroup } from "./ProjectsGroup.js"
 export const apiVersion = "1.0.0"
 
 export class PetstoreApi extends HttpApi.make("petstore")
-  .add(PetsGroup, ProjectsGroup, ClaimsGroup, EdgeGroup, HealthGroup)
+  .add(PetsGroup, ProjectsGroup, EventsGroup, ClaimsGroup, EdgeGroup, HealthGroup)
   .annotate(OpenApi.Title, "Petstore")
   .annotate(OpenApi.Version, apiVersion)
   .annotate(OpenApi.Transform, serviceResponseHeaders)

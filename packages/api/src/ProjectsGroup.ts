@@ -123,7 +123,7 @@ const reverifyDomain = HttpApiEndpoint.post(
   .middleware(Authentication)
   .annotate(
     OpenApi.Summary,
-    "For a verified domain whose certificate is delayed or failed: check DNS again and restart issuance"
+    "For a verified domain whose certificate is pending with a problem, delayed or failed: check DNS again and retry issuance at once"
   )
 
 const removeDomain = HttpApiEndpoint.delete("removeDomain", "/projects/:projectId/domains/:hostname", {

@@ -52,6 +52,27 @@ export const literalParameter = <S extends Schema.Codec<string, string>>(
   rule: string
 ): S["Rebuild"] => target.annotate({ ...anonymous, message: rule })
 
+/**
+ * A query parameter holding text that `target` constrains (an id's pattern, say); any failure, a
+ * repeated parameter's included, reads as `rule`.
+ */
+export const textParameter = <S extends Schema.Codec<unknown, string>>(target: S, rule: string) => {
+  const decodeValue = Schema.decodeUnknownEffect(target)
+  const encodeValue = Schema.encodeSync(target)
+  return Schema.String.annotate({ message: rule }).pipe(
+    Schema.decodeTo(Schema.toType(target), {
+      decode: SchemaGetter.transformEffect((text: string, options) =>
+        Effect.mapError(
+          decodeValue(text),
+          () => new SchemaIssue.InvalidValue({ message: rule }, text, options)
+        )
+      ),
+      encode: SchemaGetter.transform((value: S["Type"]) => String(encodeValue(value)))
+    }),
+    Schema.annotate(anonymous)
+  )
+}
+
 /** How one parameter is documented: the schema of its value and what it is for. */
 export interface ParameterDescription {
   readonly value: Schema.Top

@@ -286,6 +286,70 @@ describe("the OpenAPI document", () => {
     })
   })
 
+  it("documents a project's events: paged like the animals, each an Event whose data is the Domain", () => {
+    const listEvents = operation("/v1/projects/{projectId}/events", "get")
+    expect(Object.keys(listEvents.responses).sort()).toEqual([
+      "200",
+      "400",
+      "401",
+      "404",
+      "429",
+      "500",
+      "503"
+    ])
+    expect(listEvents.security).toEqual([{ apiKey: [] }])
+    expect(listEvents.responses["200"]?.content).toEqual({
+      "application/json": { schema: { $ref: "#/components/schemas/Events" } }
+    })
+    expect(listEvents.responses["200"]?.headers).toHaveProperty("Link")
+    const parameters = Object.fromEntries(
+      (listEvents.parameters ?? []).map((parameter) => [parameter.name, parameter])
+    )
+    // The very limit of the animals' list, described for events.
+    expect(parameters.limit).toMatchObject({
+      in: "query",
+      schema: {
+        type: "integer",
+        minimum: 1,
+        maximum: 100,
+        default: 20,
+        description: expect.stringContaining("events")
+      }
+    })
+    expect(parameters.after).toMatchObject({ in: "query", schema: { type: "string" } })
+    expect(parameters.projectId).toMatchObject({ in: "path" })
+    expect(document.components.schemas.Events).toMatchObject({
+      type: "array",
+      items: { $ref: "#/components/schemas/Event" }
+    })
+    expect(document.components.schemas.Event).toMatchObject({
+      type: "object",
+      properties: {
+        id: { $ref: "#/components/schemas/EventId" },
+        type: {
+          type: "string",
+          enum: [
+            "domain.added",
+            "domain.verified",
+            "domain.failed",
+            "domain.removed",
+            "domain.problems_changed",
+            "certificate.issued",
+            "certificate.delayed",
+            "certificate.failed",
+            "certificate.renewed",
+            "certificate.renewal_failed"
+          ]
+        },
+        occurredAt: { $ref: "#/components/schemas/Timestamp" },
+        projectId: { $ref: "#/components/schemas/ProjectId" },
+        hostname: { $ref: "#/components/schemas/Hostname" },
+        data: { $ref: "#/components/schemas/Domain" }
+      },
+      required: ["id", "type", "occurredAt", "projectId", "hostname", "data"]
+    })
+  })
+
   it("names every component after its schema, not after its wire form", () => {
     expect(Object.keys(document.components.schemas).filter((name) => name.endsWith("Encoded"))).toEqual([])
     expect(Object.keys(document.components.schemas)).toEqual(

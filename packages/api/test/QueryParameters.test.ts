@@ -3,11 +3,13 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { ListLimit, PetStatus } from "@petstore/catalogue"
+import { DomainEventId } from "@petstore/custom-domains"
 import { Result, Schema, SchemaIssue } from "effect"
-import { integerParameter, literalParameter } from "../src/QueryParameters.js"
+import { integerParameter, literalParameter, textParameter } from "../src/QueryParameters.js"
 
 const limit = integerParameter(ListLimit, "must be an integer from 1 to 100")
 const status = literalParameter(PetStatus, "must be one of available, pending, sold")
+const eventId = textParameter(DomainEventId, "must be an event id")
 
 const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
@@ -46,4 +48,17 @@ describe("word query parameters", () => {
   it.each(["lost", "Available", "", ["sold", "sold"]])("refuses %j with the rule", (input) => {
     expect(message(status, input)).toBe("must be one of available, pending, sold")
   })
+})
+
+describe("text query parameters", () => {
+  it.each(["1", "42", "9223372036854775807"])("accepts %s", (text) => {
+    expect(Schema.decodeUnknownSync(eventId)(text)).toBe(text)
+  })
+
+  it.each(["0", "01", "-1", "1.5", "abc", "", " 1", "1e3", "12345678901234567890", ["1", "2"]])(
+    "refuses %j with the rule",
+    (input) => {
+      expect(message(eventId, input)).toBe("must be an event id")
+    }
+  )
 })

@@ -30,16 +30,16 @@ import {
 } from "@petstore/catalogue"
 import type { Caller } from "@petstore/kernel"
 import { Effect, Option, Schema } from "effect"
+import { nextPageLink } from "./NextPageLink.js"
 import { storageUnavailable } from "./StorageUnavailable.js"
 
-/**
- * The `Link` to the next page keeps the caller's other parameters and moves the cursor. Every value
- * is a number or a status name, which need no escaping in a query.
- */
-const nextPageLink = (query: PetQuery, nextAfter: PetId): string =>
-  Option.isSome(query.status)
-    ? `</v1/pets?limit=${query.limit}&status=${query.status.value}&after=${nextAfter}>; rel="next"`
-    : `</v1/pets?limit=${query.limit}&after=${nextAfter}>; rel="next"`
+/** The `Link` to the next page keeps the caller's other parameters and moves the cursor. */
+const nextPetsLink = (query: PetQuery, nextAfter: PetId): string =>
+  nextPageLink("/v1/pets", [
+    ["limit", query.limit],
+    ...(Option.isSome(query.status) ? [["status", query.status.value] as const] : []),
+    ["after", nextAfter]
+  ])
 
 /** A page of animals and, when more match, the `Link` header to the next one. */
 export interface PetsPage {
@@ -57,7 +57,7 @@ export const listPetsPage = (parameters: typeof ListPetsParameters.Type) => {
     Effect.map(
       (page): PetsPage => ({
         pets: page.pets,
-        link: Option.isSome(page.nextAfter) ? nextPageLink(query, page.nextAfter.value) : undefined
+        link: Option.isSome(page.nextAfter) ? nextPetsLink(query, page.nextAfter.value) : undefined
       })
     ),
     Effect.catchTag("StorageError", storageUnavailable)

@@ -17,6 +17,7 @@ import * as ApiReference from "./ApiReference.js"
 import { AuthenticationLive, makeRequestAdmission } from "./AuthenticationLive.js"
 import { ClaimsHandlers } from "./ClaimsHandlers.js"
 import { EdgeHandlers } from "./EdgeHandlers.js"
+import { EventsHandlers } from "./EventsHandlers.js"
 import { GetPetDeprecationLive } from "./GetPetDeprecationLive.js"
 import { HealthHandlers } from "./HealthHandlers.js"
 import * as HttpMetrics from "./HttpMetrics.js"
@@ -38,6 +39,7 @@ const Handlers = Layer.mergeAll(
   PetsHandlers,
   HealthHandlers,
   ProjectsHandlers,
+  EventsHandlers,
   ClaimsHandlers,
   EdgeHandlers
 ).pipe(Layer.provide(Middleware))

@@ -12,15 +12,13 @@ import {
   listDomains,
   PlatformSettings,
   type Project,
-  ProjectId,
-  ProjectNotFound,
   putDomainConfig,
   recordProjectDeploy,
   removeDomain,
   reverifyDomain,
   verifyNow
 } from "@petstore/custom-domains"
-import { Effect, Option, Schema } from "effect"
+import { Effect } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import {
   deployRequired,
@@ -33,6 +31,7 @@ import {
   projectIdTaken,
   projectNotFound
 } from "./DomainErrors.js"
+import { projectScope } from "./ProjectScope.js"
 import { storageUnavailable } from "./StorageUnavailable.js"
 
 const view = (project: Project) =>
@@ -46,17 +45,6 @@ const view = (project: Project) =>
         lastDeploy: project.lastDeploy
       })
   )
-
-const decodeProjectId = Schema.decodeOption(ProjectId)
-
-/** The caller's account and the project id of the path; an id that cannot exist is simply not found. */
-const scope = (projectIdText: string) =>
-  Effect.gen(function* () {
-    const caller = yield* CurrentCaller
-    const id = decodeProjectId(projectIdText)
-    if (Option.isNone(id)) return yield* new ProjectNotFound({ id: projectIdText })
-    return { account: caller.account, id: id.value }
-  })
 
 const common = {
   ProjectNotFound: projectNotFound,
@@ -74,25 +62,25 @@ export const ProjectsHandlers = HttpApiBuilder.group(PetstoreApi, "projects", (h
     )
     .handle("changePlan", ({ params, payload }) =>
       Effect.gen(function* () {
-        const { account, id } = yield* scope(params.projectId)
+        const { account, id } = yield* projectScope(params.projectId)
         return yield* view(yield* changePlan(account, id, payload.plan))
       }).pipe(Effect.catchTags({ ProjectNotFound: projectNotFound, StorageError: storageUnavailable }))
     )
     .handle("recordDeploy", ({ params, payload }) =>
       Effect.gen(function* () {
-        const { account, id } = yield* scope(params.projectId)
+        const { account, id } = yield* projectScope(params.projectId)
         return yield* view(yield* recordProjectDeploy(account, id, payload.status))
       }).pipe(Effect.catchTags({ ProjectNotFound: projectNotFound, StorageError: storageUnavailable }))
     )
     .handle("listDomains", ({ params }) =>
-      Effect.flatMap(scope(params.projectId), ({ account, id }) => listDomains(account, id)).pipe(
+      Effect.flatMap(projectScope(params.projectId), ({ account, id }) => listDomains(account, id)).pipe(
         // A class encodes only its own instances.
         Effect.map((list) => new DomainList(list)),
         Effect.catchTags({ ProjectNotFound: projectNotFound, StorageError: storageUnavailable })
       )
     )
     .handle("addDomain", ({ params, payload }) =>
-      Effect.flatMap(scope(params.projectId), ({ account, id }) =>
+      Effect.flatMap(projectScope(params.projectId), ({ account, id }) =>
         addDomain(account, id, payload.hostname)
       ).pipe(
         Effect.catchTags({
@@ -107,32 +95,32 @@ export const ProjectsHandlers = HttpApiBuilder.group(PetstoreApi, "projects", (h
       )
     )
     .handle("getDomain", ({ params }) =>
-      Effect.flatMap(scope(params.projectId), ({ account, id }) =>
+      Effect.flatMap(projectScope(params.projectId), ({ account, id }) =>
         getDomain(account, id, params.hostname)
       ).pipe(Effect.catchTags(common))
     )
     .handle("verifyDomain", ({ params }) =>
-      Effect.flatMap(scope(params.projectId), ({ account, id }) =>
+      Effect.flatMap(projectScope(params.projectId), ({ account, id }) =>
         verifyNow(account, id, params.hostname)
       ).pipe(Effect.catchTags(common))
     )
     .handle("reverifyDomain", ({ params }) =>
-      Effect.flatMap(scope(params.projectId), ({ account, id }) =>
+      Effect.flatMap(projectScope(params.projectId), ({ account, id }) =>
         reverifyDomain(account, id, params.hostname)
       ).pipe(Effect.catchTags({ ...common, NotReverifiable: notReverifiable }))
     )
     .handle("removeDomain", ({ params }) =>
-      Effect.flatMap(scope(params.projectId), ({ account, id }) =>
+      Effect.flatMap(projectScope(params.projectId), ({ account, id }) =>
         removeDomain(account, id, params.hostname)
       ).pipe(Effect.catchTags(common))
     )
     .handle("getDomainConfig", ({ params }) =>
-      Effect.flatMap(scope(params.projectId), ({ account, id }) => getDomainConfig(account, id)).pipe(
+      Effect.flatMap(projectScope(params.projectId), ({ account, id }) => getDomainConfig(account, id)).pipe(
         Effect.catchTags({ ProjectNotFound: projectNotFound, StorageError: storageUnavailable })
       )
     )
     .handle("putDomainConfig", ({ params, payload }) =>
-      Effect.flatMap(scope(params.projectId), ({ account, id }) =>
+      Effect.flatMap(projectScope(params.projectId), ({ account, id }) =>
         putDomainConfig(account, id, payload)
       ).pipe(
         Effect.catchTags({

@@ -189,6 +189,37 @@ layer(TestServerLive(MemoryStore.layer, { dns: dns.layer }), { excludeTestServic
         })
       )
 
+      it.effect("a project's events", () =>
+        Effect.gen(function* () {
+          const server = yield* TestServer
+          const document = (yield* json(
+            yield* server.request("/v1/openapi.json", { key: null })
+          )) as OpenApiDocument
+          yield* server.request("/v1/projects", jsonPost({ id: "conform-events", plan: "pro" }))
+          yield* server.request("/v1/projects/conform-events/deploys", jsonPost({ status: "succeeded" }))
+          for (const hostname of ["a.conform-events.com", "b.conform-events.com"]) {
+            yield* server.request("/v1/projects/conform-events/domains", jsonPost({ hostname }))
+          }
+          const path = "/v1/projects/{projectId}/events"
+          const cases: ReadonlyArray<readonly [string, RequestInit & { key?: string | null }, number]> = [
+            ["/v1/projects/conform-events/events", {}, 200],
+            ["/v1/projects/conform-events/events?limit=1", {}, 200],
+            ["/v1/projects/conform-events/events?limit=0", {}, 400],
+            ["/v1/projects/conform-events/events?after=x", {}, 400],
+            ["/v1/projects/conform-events/events", { key: null }, 401],
+            ["/v1/projects/conform-events/events", { key: server.otherKey }, 404],
+            ["/v1/projects/unknown/events", {}, 404]
+          ]
+          for (const [url, init, status] of cases) {
+            const response = yield* server.request(url, init)
+            const body = yield* json(response)
+            validate(document, path, "get", response, body)
+            expect(response.status, url).toBe(status)
+            if (status === 200) expect((body as ReadonlyArray<unknown>).length, url).toBeGreaterThan(0)
+          }
+        })
+      )
+
       it.effect("the document names no platform-internal schema and marks getPet deprecated", () =>
         Effect.gen(function* () {
           const server = yield* TestServer

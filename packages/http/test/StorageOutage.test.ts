@@ -37,8 +37,16 @@ layer(TestServerLive(brokenStorage()), { excludeTestServices: true })("storage o
         ],
         ["/v1/claims/example.com", {}],
         ["/v1/claims/example.com", { method: "DELETE" }],
-        ["/v1/claims/example.com/verify", { method: "POST" }]
+        ["/v1/claims/example.com/verify", { method: "POST" }],
+        ["/v1/projects/outage/events", {}]
       ]
+      // Projects stay in memory: the events of one that exists are what storage cannot answer.
+      const created = yield* server.request("/v1/projects", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"id":"outage","plan":"pro"}'
+      })
+      expect(created.status).toBe(201)
       for (const [path, init] of requests) {
         const response = yield* server.request(path, init)
         const text = yield* Effect.promise(() => response.text())

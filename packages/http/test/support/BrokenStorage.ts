@@ -1,11 +1,11 @@
 /**
- * Storage whose animal, idempotency, claim and health operations all fail, as a database that went
+ * Storage whose animal, idempotency, claim, event and health operations all fail, as a database that went
  * away would, with an error full of internal detail (an address, SQL) that must never reach a client.
  * Keys, projects, domains, ownership tokens and certificates stay in memory, so requests still pass
  * authentication.
  */
 import { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
-import { ClaimRepository } from "@petstore/custom-domains"
+import { ClaimRepository, DomainEventRepository } from "@petstore/custom-domains"
 import { StorageError, StorageHealth } from "@petstore/kernel"
 import {
   MemoryApiKeyRepository,
@@ -51,5 +51,10 @@ export const brokenStorage = () =>
     MemoryProjectRepository.layer,
     MemoryDomainRepository.layer,
     MemoryOwnershipRepository.layer,
-    MemoryCertificateStore.layer
+    MemoryCertificateStore.layer,
+    // Last: it replaces the events the memory domain repository would read.
+    Layer.succeed(DomainEventRepository, {
+      listByProject: () => failing("listEvents"),
+      purge: () => failing("purgeEvents")
+    })
   )

@@ -265,8 +265,9 @@ const requestFor = (operation: Operation, key: string, wire: WireValues): fc.Arb
       extra: oddHeaders
     })
     .map(({ authorization, body, contentType, extra, path, query }) => ({
-      // An empty path parameter makes another route's path (`/v1/pets/` is the list): no longer this operation.
-      operation: /\/\/|\/$/.test(fill(operation.template, path)) ? undefined : operation,
+      // An empty path parameter makes another route's path (`/v1/pets/` is the list), and so does one
+      // that is a dot segment, which the URL drops (`/v1/claims/.` is `/v1/claims/`): no longer this operation.
+      operation: /\/\/|\/$|\/\.{1,2}(?:\/|$)/.test(fill(operation.template, path)) ? undefined : operation,
       method: operation.method,
       path: fill(operation.template, path) + queryString(query),
       headers: {

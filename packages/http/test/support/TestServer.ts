@@ -10,6 +10,7 @@ import {
   type CustomDomainRepository,
   type DnsAnswer,
   DnsResolver,
+  type DomainEventRepository,
   type OwnershipRepository,
   PlatformSettings,
   type ProjectRepository
@@ -35,6 +36,7 @@ export type Ports =
   | StorageHealth
   | ProjectRepository
   | CustomDomainRepository
+  | DomainEventRepository
   | ClaimRepository
   | OwnershipRepository
   | CertificateStore
