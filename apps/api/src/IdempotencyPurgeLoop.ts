@@ -4,7 +4,8 @@
  * deleting.
  */
 import { purgeExpiredIdempotencyKeys } from "@petstore/catalogue"
-import { Duration, Effect } from "effect"
+import { Duration } from "effect"
+import { runPurgeLoop } from "./PurgeLoop.js"
 
 export interface IdempotencyPurgeOptions {
   /** Keys forgotten per statement. */
@@ -23,11 +24,8 @@ export const defaultIdempotencyPurge: IdempotencyPurgeOptions = {
  * is logged and tried again at the next interval: the keys it left are still treated as expired.
  */
 export const runIdempotencyPurge = (options: IdempotencyPurgeOptions = defaultIdempotencyPurge) =>
-  purgeExpiredIdempotencyKeys(options.batchSize).pipe(
-    Effect.tap((forgotten) =>
-      forgotten > 0 ? Effect.logInfo(`forgot ${forgotten} expired idempotency keys`) : Effect.void
-    ),
-    Effect.catch((error) => Effect.logWarning("purging expired idempotency keys failed", error)),
-    Effect.andThen(Effect.sleep(options.interval)),
-    Effect.forever
-  )
+  runPurgeLoop({
+    forgets: "expired idempotency keys",
+    round: purgeExpiredIdempotencyKeys(options.batchSize),
+    interval: options.interval
+  })

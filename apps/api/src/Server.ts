@@ -3,8 +3,8 @@
  * for custom domains (HTTP and HTTPS), the metrics' listener when configured, then the API's HTTP
  * server, which opens its port last.
  */
-import { AdapterConfig, PlatformConfig } from "@petstore/app-config"
-import { type CustomDomainRepository, PlatformSettings } from "@petstore/custom-domains"
+import { AdapterConfig, CertificateDelayConfig, PlatformConfig } from "@petstore/app-config"
+import { CertificateDelay, type CustomDomainRepository, PlatformSettings } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
 import { EdgeServer } from "@petstore/edge"
 import { HttpMetrics, ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "@petstore/http"
@@ -20,6 +20,7 @@ import {
   ServerConfig,
   StorageConfig
 } from "./AppConfig.js"
+import { runEventsPurge } from "./EventsPurgeLoop.js"
 import { runIdempotencyPurge } from "./IdempotencyPurgeLoop.js"
 import { rateLimitStoreLayer } from "./RateLimitStore.js"
 import { exclusiveStorageCompanions, storageLayer } from "./Storage.js"
@@ -64,6 +65,12 @@ const metricsListenerLayer = (
 /** Every server forgets expired idempotency keys; replicas' purges skip the rows another is deleting. */
 const IdempotencyPurgeLive = Layer.effectDiscard(Effect.forkScoped(runIdempotencyPurge()))
 
+/**
+ * Every server forgets the events past their retention. The API runs it and not the worker: every
+ * deployment runs an API on the storage a worker would share, so one more purger adds nothing.
+ */
+const EventsPurgeLive = Layer.effectDiscard(Effect.forkScoped(runEventsPurge()))
+
 export const ServerLive = Layer.unwrap(
   Effect.gen(function* () {
     const server = yield* ServerConfig
@@ -74,6 +81,7 @@ export const ServerLive = Layer.unwrap(
     const bootstrapKey = yield* BootstrapKeyConfig
     const adapters = yield* AdapterConfig
     const platform = yield* PlatformConfig
+    const certificateDelay = yield* CertificateDelayConfig
     const rateLimits = yield* RateLimitConfig
     // The edge is a second front door: when its ports are taken, the API keeps serving (logged loudly).
     const edgeLive = Layer.effectDiscard(
@@ -103,6 +111,7 @@ export const ServerLive = Layer.unwrap(
           PetstoreHttpApiLive,
           bootstrapKeyLayer(bootstrapKey),
           IdempotencyPurgeLive,
+          EventsPurgeLive,
           edgeLive,
           exclusiveStorageCompanions(storage, adapters.acme)
         )
@@ -112,6 +121,7 @@ export const ServerLive = Layer.unwrap(
         Layer.mergeAll(
           NodeDnsResolver.layer(adapters.dns),
           PlatformSettings.layer(platform),
+          Layer.succeed(CertificateDelay, certificateDelay),
           RateLimits.layer(rateLimits),
           rateLimitStoreLayer
         )

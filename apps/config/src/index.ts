@@ -4,4 +4,5 @@
  * options.
  */
 export * from "./AdapterConfig.js"
+export * from "./CertificateConfig.js"
 export * from "./PlatformConfig.js"

@@ -1,14 +1,19 @@
 /**
  * The worker process: checks pending domains' DNS, drives verified domains' certificates (orders,
- * polling, the 30-minute diagnosis, renewals) and rechecks proved claims daily, until SIGTERM or SIGINT,
- * sharing the work with any other worker on the same PostgreSQL through leases; stopping gives its
- * leases back.
+ * polling, what stands in their way, the delay, renewals) and rechecks proved claims daily, until
+ * SIGTERM or SIGINT, sharing the work with any other worker on the same PostgreSQL through leases;
+ * stopping gives its leases back.
  */
 import { hostname } from "node:os"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as CertificateAuthority from "@petstore/acme/CertificateAuthority"
-import { AdapterConfig, OtlpEndpointConfig, PlatformConfig } from "@petstore/app-config"
-import { PlatformSettings } from "@petstore/custom-domains"
+import {
+  AdapterConfig,
+  CertificateDelayConfig,
+  OtlpEndpointConfig,
+  PlatformConfig
+} from "@petstore/app-config"
+import { CertificateDelay, PlatformSettings } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
 import { PgStore, PrivateKeySecret } from "@petstore/store-pg"
 import { JsonLogger, MetricsListener, Tracing, WorkerMetrics } from "@petstore/telemetry"
@@ -42,6 +47,11 @@ const AdaptersLive = Layer.unwrap(
 
 const PlatformSettingsLive = Layer.unwrap(Effect.map(PlatformConfig, PlatformSettings.layer))
 
+/** How long a certificate may take before it is `delayed` (`PETSTORE_CERTIFICATE_DELAY_AFTER`). */
+const CertificateDelayLive = Layer.unwrap(
+  Effect.map(CertificateDelayConfig, (delay) => Layer.succeed(CertificateDelay, delay))
+)
+
 const main = Effect.gen(function* () {
   const options = yield* CustomDomainCheckConfig(holder)
   const level = yield* Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info"))
@@ -63,6 +73,8 @@ const main = Effect.gen(function* () {
 }).pipe(
   Effect.scoped,
   Effect.provide(Layer.merge(AdaptersLive, PlatformSettingsLive)),
+  // Provided outside storage, so read before it: a bad value stops the worker before it connects.
+  Effect.provide(CertificateDelayLive),
   Effect.tapCause((cause) =>
     Cause.hasInterruptsOnly(cause)
       ? Effect.void

@@ -1,0 +1,26 @@
+/**
+ * How long a certificate may take before its owner is told it is late, as both processes read it:
+ * the worker (the API's own loop, or the worker process) marks it `delayed` after that long, so the
+ * two must agree.
+ */
+import { certificateDelayAfter } from "@petstore/custom-domains"
+import { Config, Duration, Schema } from "effect"
+
+const DelayAfter = Schema.DurationFromString.check(
+  Schema.makeFilter(
+    (delay: Duration.Duration) =>
+      Duration.isGreaterThanOrEqualTo(delay, Duration.seconds(1)) &&
+      Duration.isLessThanOrEqualTo(delay, Duration.days(1)),
+    { message: "must be from 1 second to 1 day" }
+  )
+)
+
+/**
+ * `PETSTORE_CERTIFICATE_DELAY_AFTER` (a duration such as `30 minutes`, the default): a certificate
+ * not issued that long after it was asked for becomes `delayed`. What stands in its way is shown
+ * before that, as soon as it is found.
+ */
+export const CertificateDelayConfig: Config.Config<Duration.Duration> = Config.schema(
+  DelayAfter,
+  "PETSTORE_CERTIFICATE_DELAY_AFTER"
+).pipe(Config.withDefault(certificateDelayAfter))
