@@ -9,7 +9,7 @@
 /** The three domain packages: every rule, no I/O. */
 const domain = "kernel|catalogue|custom-domains"
 /** The adapters: one technology each, behind a domain port or the HTTP contract. */
-const adapters = "http|edge|dns|acme|store-pg|store-memory|telemetry|api-key-admin-client"
+const adapters = "http|edge|dns|acme|webhooks|store-pg|store-memory|telemetry|api-key-admin-client"
 /** Shared infrastructure any adapter or app may use; it knows nothing of the domain. */
 const infrastructure = "node-listener|thrown"
 
@@ -65,13 +65,13 @@ module.exports = {
       to: { pathNot: ["^packages/catalogue/src/", kernel, npm("effect")], dependencyTypesNot: ["core"] }
     },
     {
-      name: "custom-domains-imports-only-effect-tldts-and-kernel",
+      name: "custom-domains-imports-only-effect-tldts-ipaddr-and-kernel",
       comment:
-        "Architecture rule 1: custom domains import only effect, tldts (the Public Suffix List) and the kernel: never the animal catalogue (the specification keeps the two features apart), an adapter, the contract or another library.",
+        "Architecture rule 1: custom domains import only effect, tldts (the Public Suffix List), ipaddr.js (address ranges, for webhook URLs) and the kernel: never the animal catalogue (the specification keeps the two features apart), an adapter, the contract or another library.",
       severity: "error",
       from: { path: "^packages/custom-domains/src/" },
       to: {
-        pathNot: ["^packages/custom-domains/src/", kernel, npm("effect"), npm("tldts")],
+        pathNot: ["^packages/custom-domains/src/", kernel, npm("effect"), npm("tldts"), npm("ipaddr.js")],
         dependencyTypesNot: ["core"]
       }
     },

@@ -12,4 +12,4 @@ import { createRequire } from "node:module"
 
 const http: typeof import("node:http") = createRequire(import.meta.url)("node:http")
 
-export const { createServer, ServerResponse } = http
+export const { createServer, request, ServerResponse } = http

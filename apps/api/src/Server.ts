@@ -3,11 +3,17 @@
  * for custom domains (HTTP and HTTPS), the metrics' listener when configured, then the API's HTTP
  * server, which opens its port last.
  */
-import { AdapterConfig, CertificateDelayConfig, PlatformConfig } from "@petstore/app-config"
+import { AdapterConfig, CertificateDelayConfig, PlatformConfig, WebhookConfig } from "@petstore/app-config"
 import { CertificateDelay, type CustomDomainRepository, PlatformSettings } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
 import { EdgeServer } from "@petstore/edge"
-import { HttpMetrics, ListeningAddress, PetstoreHttpApiLive, PetstoreHttpServer } from "@petstore/http"
+import {
+  HttpMetrics,
+  ListeningAddress,
+  PetstoreHttpApiLive,
+  PetstoreHttpServer,
+  WebhookUrlPolicy
+} from "@petstore/http"
 import { applyOperatorApiKey, defaultAccountName, RateLimits } from "@petstore/kernel"
 import type { ListenError } from "@petstore/node-listener"
 import { MetricsListener } from "@petstore/telemetry"
@@ -82,6 +88,7 @@ export const ServerLive = Layer.unwrap(
     const adapters = yield* AdapterConfig
     const platform = yield* PlatformConfig
     const certificateDelay = yield* CertificateDelayConfig
+    const webhooks = yield* WebhookConfig
     const rateLimits = yield* RateLimitConfig
     // The edge is a second front door: when its ports are taken, the API keeps serving (logged loudly).
     const edgeLive = Layer.effectDiscard(
@@ -113,7 +120,7 @@ export const ServerLive = Layer.unwrap(
           IdempotencyPurgeLive,
           EventsPurgeLive,
           edgeLive,
-          exclusiveStorageCompanions(storage, adapters.acme)
+          exclusiveStorageCompanions(storage, webhooks, adapters.acme)
         )
       ),
       Layer.provide(storageLayer(storage, adapters.secretKey)),
@@ -122,6 +129,8 @@ export const ServerLive = Layer.unwrap(
           NodeDnsResolver.layer(adapters.dns),
           PlatformSettings.layer(platform),
           Layer.succeed(CertificateDelay, certificateDelay),
+          // The URLs the API accepts are those its deliveries (here or in a worker) may reach.
+          Layer.succeed(WebhookUrlPolicy, { allowPrivate: webhooks.allowPrivate }),
           RateLimits.layer(rateLimits),
           rateLimitStoreLayer
         )

@@ -5,10 +5,12 @@
 
 import * as CertificateAuthority from "@petstore/acme/CertificateAuthority"
 import { AdminEndpointFile, ApiKeyAdminClient } from "@petstore/api-key-admin-client"
+import type { WebhookOptions } from "@petstore/app-config"
 import { LocalApiKeyAdmin } from "@petstore/http"
 import { ApiKeyRepository, type StorageError } from "@petstore/kernel"
 import { MemoryStore } from "@petstore/store-memory"
 import { EmbeddedPostgres, PgMigrations, PgStore, PrivateKeySecret } from "@petstore/store-pg"
+import { NodeWebhookSender } from "@petstore/webhooks"
 import { CustomDomainCheckConfig, runCustomDomainChecks } from "@petstore/worker-app/CustomDomainCheckLoop"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import type { StorageChoice } from "./AppConfig.js"
@@ -77,18 +79,31 @@ export const apiKeyStorageLayer = (
 
 /**
  * What a server must run beside storage only it can open (embedded, memory): the key administration
- * for the CLI, and the domain, certificate and claim work a separate worker process would otherwise run.
+ * for the CLI, and the domain, certificate, claim and webhook work a separate worker process would
+ * otherwise run, delivering as `webhooks` allows.
  */
-export const exclusiveStorageCompanions = (choice: StorageChoice, acme?: CertificateAuthority.AcmeAccount) =>
+export const exclusiveStorageCompanions = (
+  choice: StorageChoice,
+  webhooks: WebhookOptions,
+  acme?: CertificateAuthority.AcmeAccount
+) =>
   choice._tag === "Postgres"
     ? Layer.empty
     : Layer.mergeAll(
         choice._tag === "Embedded" ? LocalApiKeyAdmin.layer({ directory: choice.dataDir }) : Layer.empty,
-        InProcessDomainChecks.pipe(Layer.provide(certificateIssuerLayer(choice, acme)))
+        InProcessDomainChecks.pipe(
+          Layer.provide(certificateIssuerLayer(choice, acme)),
+          Layer.provide(
+            NodeWebhookSender.layer({
+              allowPrivate: webhooks.allowPrivate,
+              timeout: NodeWebhookSender.defaultTimeout
+            })
+          )
+        )
       )
 
 const InProcessDomainChecks = Layer.effectDiscard(
-  Effect.flatMap(CustomDomainCheckConfig(`api:${process.pid}`), (options) =>
+  Effect.flatMap(CustomDomainCheckConfig(`api:${process.pid}`, NodeWebhookSender.defaultTimeout), (options) =>
     Effect.forkScoped(runCustomDomainChecks(options))
   )
 )

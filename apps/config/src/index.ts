@@ -6,3 +6,4 @@
 export * from "./AdapterConfig.js"
 export * from "./CertificateConfig.js"
 export * from "./PlatformConfig.js"
+export * from "./WebhookConfig.js"

@@ -1,8 +1,8 @@
 /**
  * The worker process: checks pending domains' DNS, drives verified domains' certificates (orders,
- * polling, what stands in their way, the delay, renewals) and rechecks proved claims daily, until
- * SIGTERM or SIGINT, sharing the work with any other worker on the same PostgreSQL through leases;
- * stopping gives its leases back.
+ * polling, what stands in their way, the delay, renewals), rechecks proved claims daily and delivers
+ * the projects' events to their webhooks, until SIGTERM or SIGINT, sharing the work with any other
+ * worker on the same PostgreSQL through leases; stopping gives its leases back.
  */
 import { hostname } from "node:os"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
@@ -11,12 +11,14 @@ import {
   AdapterConfig,
   CertificateDelayConfig,
   OtlpEndpointConfig,
-  PlatformConfig
+  PlatformConfig,
+  WebhookConfig
 } from "@petstore/app-config"
 import { CertificateDelay, PlatformSettings } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
 import { PgStore, PrivateKeySecret } from "@petstore/store-pg"
 import { JsonLogger, MetricsListener, Tracing, WorkerMetrics } from "@petstore/telemetry"
+import { NodeWebhookSender } from "@petstore/webhooks"
 import { Cause, Config, Effect, Exit, Layer, Option, References } from "effect"
 import { CustomDomainCheckConfig, runCustomDomainChecks } from "./CustomDomainCheckLoop.js"
 import { MetricsConfig } from "./MetricsConfig.js"
@@ -52,8 +54,18 @@ const CertificateDelayLive = Layer.unwrap(
   Effect.map(CertificateDelayConfig, (delay) => Layer.succeed(CertificateDelay, delay))
 )
 
+/**
+ * Deliveries as the operator allows them (`PETSTORE_WEBHOOK_ALLOW_PRIVATE`), each bounded by the
+ * contract's timeout, which the loop's delivery leases outlast.
+ */
+const WebhookSenderLive = Layer.unwrap(
+  Effect.map(WebhookConfig, ({ allowPrivate }) =>
+    NodeWebhookSender.layer({ allowPrivate, timeout: NodeWebhookSender.defaultTimeout })
+  )
+)
+
 const main = Effect.gen(function* () {
-  const options = yield* CustomDomainCheckConfig(holder)
+  const options = yield* CustomDomainCheckConfig(holder, NodeWebhookSender.defaultTimeout)
   const level = yield* Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info"))
   const endpoint = yield* OtlpEndpointConfig
   const metrics = WorkerMetrics.make()
@@ -63,7 +75,7 @@ const main = Effect.gen(function* () {
     yield* Effect.logInfo(`worker metrics on ${MetricsListener.url(address)}`)
   }
   yield* Effect.logInfo(
-    `petstore worker ${holder} checking domains, certificates and claims (concurrency ${options.concurrency})`
+    `petstore worker ${holder} checking domains, certificates and claims and delivering webhooks (concurrency ${options.concurrency})`
   )
   return yield* runCustomDomainChecks({ ...options, onRound: metrics.recordRound }).pipe(
     Effect.onInterrupt(() => Effect.logInfo(`petstore worker ${holder} stopping; its leases are given back`)),
@@ -74,7 +86,7 @@ const main = Effect.gen(function* () {
   Effect.scoped,
   Effect.provide(Layer.merge(AdaptersLive, PlatformSettingsLive)),
   // Provided outside storage, so read before it: a bad value stops the worker before it connects.
-  Effect.provide(CertificateDelayLive),
+  Effect.provide(Layer.merge(CertificateDelayLive, WebhookSenderLive)),
   Effect.tapCause((cause) =>
     Cause.hasInterruptsOnly(cause)
       ? Effect.void

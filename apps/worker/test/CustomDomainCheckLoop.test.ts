@@ -1,13 +1,18 @@
 /**
- * The worker's loop around one round of work (custom-domain checks, claim rechecks): when the next
- * round runs, what a failed round does and how it is logged, and the `PETSTORE_WORKER_*` knobs
- * (defaults, bounds, messages).
+ * The worker's loop around one round of work (custom-domain checks, claim rechecks, webhook
+ * deliveries): when the next round runs, what a failed round does and how it is logged, how delivery
+ * rounds are shaped, and the `PETSTORE_WORKER_*` knobs (defaults, bounds, messages).
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { DueCheckRound } from "@petstore/custom-domains"
 import { ConfigProvider, Duration, Effect, Fiber, Logger, Queue, Ref, References, Result } from "effect"
 import { TestClock } from "effect/testing"
-import { CustomDomainCheckConfig, repeatRounds } from "../src/CustomDomainCheckLoop.js"
+import {
+  CustomDomainCheckConfig,
+  type CustomDomainCheckLoopOptions,
+  deliveryRoundOptions,
+  repeatRounds
+} from "../src/CustomDomainCheckLoop.js"
 
 const full: DueCheckRound = { claimed: 10, completed: 10, abandoned: 0 }
 const short: DueCheckRound = { claimed: 3, completed: 3, abandoned: 0 }
@@ -121,18 +126,26 @@ describe("repeatRounds' logs", () => {
 })
 
 const load = (env: Record<string, string>) =>
-  Effect.result(CustomDomainCheckConfig("w1")).pipe(
+  Effect.result(CustomDomainCheckConfig("w1", "10 seconds")).pipe(
     Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))
   )
 
 describe("CustomDomainCheckConfig", () => {
-  it.effect("defaults to 16 at a time, batches of 100, a 1-second pause and 60-second leases", () =>
-    Effect.gen(function* () {
-      const options = Result.getOrThrow(yield* load({}))
-      expect(options).toMatchObject({ holder: "w1", concurrency: 16, batchSize: 100 })
-      expect(Duration.toMillis(options.pollInterval)).toBe(1_000)
-      expect(Duration.toMillis(options.lease)).toBe(60_000)
-    })
+  it.effect(
+    "defaults to 16 at a time, batches of 100, a 1-second pause, 60-second leases, retries from 5 s",
+    () =>
+      Effect.gen(function* () {
+        const options = Result.getOrThrow(yield* load({}))
+        expect(options).toMatchObject({
+          holder: "w1",
+          concurrency: 16,
+          batchSize: 100,
+          sendTimeout: "10 seconds"
+        })
+        expect(Duration.toMillis(options.pollInterval)).toBe(1_000)
+        expect(Duration.toMillis(options.lease)).toBe(60_000)
+        expect(Duration.toMillis(Duration.fromInputUnsafe(options.retryBase))).toBe(5_000)
+      })
   )
 
   it.effect("reads the knobs from the environment", () =>
@@ -142,12 +155,14 @@ describe("CustomDomainCheckConfig", () => {
           PETSTORE_WORKER_CONCURRENCY: "8",
           PETSTORE_WORKER_BATCH_SIZE: "25",
           PETSTORE_WORKER_POLL_INTERVAL: "100 millis",
-          PETSTORE_WORKER_LEASE: "5 seconds"
+          PETSTORE_WORKER_LEASE: "5 seconds",
+          PETSTORE_WEBHOOK_RETRY_BASE: "200 millis"
         })
       )
       expect(options).toMatchObject({ concurrency: 8, batchSize: 25 })
       expect(Duration.toMillis(options.pollInterval)).toBe(100)
       expect(Duration.toMillis(options.lease)).toBe(5_000)
+      expect(Duration.toMillis(Duration.fromInputUnsafe(options.retryBase))).toBe(200)
     })
   )
 
@@ -156,7 +171,9 @@ describe("CustomDomainCheckConfig", () => {
     ["PETSTORE_WORKER_CONCURRENCY", "1001", "must be an integer from 1 to 1000"],
     ["PETSTORE_WORKER_BATCH_SIZE", "10001", "must be an integer from 1 to 10000"],
     ["PETSTORE_WORKER_BATCH_SIZE", "many", "PETSTORE_WORKER_BATCH_SIZE"],
-    ["PETSTORE_WORKER_LEASE", "soon", "PETSTORE_WORKER_LEASE"]
+    ["PETSTORE_WORKER_LEASE", "soon", "PETSTORE_WORKER_LEASE"],
+    ["PETSTORE_WEBHOOK_RETRY_BASE", "soon", "PETSTORE_WEBHOOK_RETRY_BASE"],
+    ["PETSTORE_WEBHOOK_RETRY_BASE", "2 hours", "must be from 100 millis to 1 hour"]
   ])("refuses %s=%s, saying %s", ([name, value, message]) =>
     Effect.gen(function* () {
       const loaded = yield* load({ [name]: value })
@@ -164,4 +181,39 @@ describe("CustomDomainCheckConfig", () => {
       if (Result.isFailure(loaded)) expect(String(loaded.failure)).toContain(message)
     })
   )
+})
+
+describe("deliveryRoundOptions", () => {
+  const knobs: CustomDomainCheckLoopOptions = {
+    holder: "w1",
+    concurrency: 16,
+    batchSize: 100,
+    lease: "60 seconds",
+    pollInterval: "1 second",
+    retryBase: "5 seconds",
+    sendTimeout: "10 seconds"
+  }
+  const shaped = (overrides: Partial<CustomDomainCheckLoopOptions>) => {
+    const options = deliveryRoundOptions({ ...knobs, ...overrides })
+    return { ...options, lease: Duration.toMillis(options.lease) }
+  }
+
+  it("sends at most one delivery per unit of concurrency a round, so a round lasts one send timeout at most", () => {
+    expect(shaped({})).toStrictEqual({
+      holder: "w1",
+      concurrency: 16,
+      batchSize: 16,
+      lease: 60_000,
+      retryBase: "5 seconds"
+    })
+    expect(shaped({ batchSize: 4 }).batchSize).toBe(4)
+    expect(shaped({ concurrency: 1 }).batchSize).toBe(1)
+  })
+
+  it("leases a delivery for two send timeouts at least, whatever shorter lease the domain checks use", () => {
+    expect(shaped({ lease: "5 seconds" }).lease).toBe(20_000)
+    expect(shaped({ lease: "20 seconds" }).lease).toBe(20_000)
+    expect(shaped({ lease: "21 seconds" }).lease).toBe(21_000)
+    expect(shaped({ lease: "1 second", sendTimeout: "2 seconds" }).lease).toBe(4_000)
+  })
 })

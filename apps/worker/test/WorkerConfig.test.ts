@@ -13,7 +13,10 @@ describe("a bad configuration of the worker", () => {
   it.each([
     ["PETSTORE_DNS_SERVERS", "localhost", "is not an IP address"],
     ["PETSTORE_DNS_TRIES", "11", "must be an integer from 1 to 10"],
-    ["PETSTORE_ACME_DIRECTORY_URL", "not a url", "PETSTORE_ACME_DIRECTORY_URL"]
+    ["PETSTORE_ACME_DIRECTORY_URL", "not a url", "PETSTORE_ACME_DIRECTORY_URL"],
+    ["PETSTORE_WEBHOOK_ALLOW_PRIVATE", "yes", "must be true or false"],
+    ["PETSTORE_WEBHOOK_RETRY_BASE", "soon", "PETSTORE_WEBHOOK_RETRY_BASE"],
+    ["PETSTORE_WEBHOOK_RETRY_BASE", "50 millis", "must be from 100 millis to 1 hour"]
   ])(
     "%s=%s stops the worker at start, saying why",
     async (variable, value, reason) => {

@@ -10,11 +10,12 @@ import { HealthGroup } from "./HealthGroup.js"
 import { serviceResponseHeaders } from "./OpenApiDocument.js"
 import { PetsGroup } from "./PetsGroup.js"
 import { EdgeGroup, ProjectsGroup } from "./ProjectsGroup.js"
+import { WebhooksGroup } from "./WebhooksGroup.js"
 
 export const apiVersion = "1.0.0"
 
 export class PetstoreApi extends HttpApi.make("petstore")
-  .add(PetsGroup, ProjectsGroup, EventsGroup, ClaimsGroup, EdgeGroup, HealthGroup)
+  .add(PetsGroup, ProjectsGroup, EventsGroup, WebhooksGroup, ClaimsGroup, EdgeGroup, HealthGroup)
   .annotate(OpenApi.Title, "Petstore")
   .annotate(OpenApi.Version, apiVersion)
   .annotate(OpenApi.Transform, serviceResponseHeaders)

@@ -350,6 +350,67 @@ describe("the OpenAPI document", () => {
     })
   })
 
+  it("documents a project's webhooks, each with the key; only the 201 of creation shows the secret", () => {
+    const statuses = (path: string, method: string) => Object.keys(operation(path, method).responses).sort()
+    const list = "/v1/projects/{projectId}/webhooks"
+    const one = "/v1/projects/{projectId}/webhooks/{webhookId}"
+    const deliveries = `${one}/deliveries`
+    expect(statuses(list, "post")).toEqual(["201", "400", "401", "404", "413", "415", "429", "500", "503"])
+    for (const [path, method] of [
+      [list, "get"],
+      [one, "get"],
+      [deliveries, "get"]
+    ] as const) {
+      expect(statuses(path, method), `${method} ${path}`).toEqual(["200", "401", "404", "429", "500", "503"])
+    }
+    expect(statuses(one, "delete")).toEqual(["204", "401", "404", "429", "500", "503"])
+    for (const [path, method] of [
+      [list, "post"],
+      [list, "get"],
+      [one, "get"],
+      [one, "delete"],
+      [deliveries, "get"]
+    ] as const) {
+      expect(operation(path, method).security, `${method} ${path}`).toEqual([{ apiKey: [] }])
+    }
+    const body = (path: string, method: string, status: string) =>
+      operation(path, method).responses[status]?.content
+    expect(body(list, "post", "201")).toEqual({
+      "application/json": { schema: { $ref: "#/components/schemas/CreatedWebhook" } }
+    })
+    expect(body(list, "get", "200")).toEqual({
+      "application/json": { schema: { $ref: "#/components/schemas/WebhookList" } }
+    })
+    expect(body(one, "get", "200")).toEqual({
+      "application/json": { schema: { $ref: "#/components/schemas/Webhook" } }
+    })
+    expect(body(deliveries, "get", "200")).toEqual({
+      "application/json": { schema: { $ref: "#/components/schemas/DeliveryAttemptList" } }
+    })
+    const propertiesOf = (name: string) =>
+      Object.keys((document.components.schemas[name] as { readonly properties: object }).properties).sort()
+    expect(propertiesOf("CreatedWebhook")).toEqual(["createdAt", "events", "id", "secret", "url"])
+    expect(propertiesOf("Webhook")).toEqual(["createdAt", "events", "id", "url"])
+    expect(propertiesOf("DeliveryAttempt")).toEqual([
+      "at",
+      "attempt",
+      "error",
+      "eventId",
+      "httpStatus",
+      "status"
+    ])
+    expect(document.components.schemas.CreateWebhookRequest).toMatchObject({
+      properties: {
+        url: { type: "string" },
+        events: { anyOf: [{ type: "array", minItems: 1 }, { type: "null" }] }
+      },
+      required: ["url"]
+    })
+    expect(document.components.schemas.WebhookList).toMatchObject({
+      properties: { webhooks: { type: "array", items: { $ref: "#/components/schemas/Webhook" } } }
+    })
+  })
+
   it("names every component after its schema, not after its wire form", () => {
     expect(Object.keys(document.components.schemas).filter((name) => name.endsWith("Encoded"))).toEqual([])
     expect(Object.keys(document.components.schemas)).toEqual(

@@ -47,3 +47,8 @@ export class DomainClaimed extends Schema.TaggedError<DomainClaimed>()("DomainCl
 export class ClaimNotFound extends Schema.TaggedError<ClaimNotFound>()("ClaimNotFound", {
   apex: Schema.String
 }) {}
+
+/** No webhook with this id in the project. */
+export class WebhookNotFound extends Schema.TaggedError<WebhookNotFound>()("WebhookNotFound", {
+  id: Schema.String
+}) {}

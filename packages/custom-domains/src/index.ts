@@ -156,7 +156,8 @@ export {
   NotReverifiable,
   PlanRequired,
   ProjectIdTaken,
-  ProjectNotFound
+  ProjectNotFound,
+  WebhookNotFound
 } from "./Errors.js"
 export { Hostname, HostnameKind, hostnameKind, normaliseHostname } from "./Hostname.js"
 export { Http01ChallengeStore } from "./Http01ChallengeStore.js"
@@ -236,5 +237,62 @@ export {
   windowStartOf
 } from "./VerificationSchedule.js"
 export { type DnsObservation, type VerificationVerdict, verdictFromDns } from "./VerificationVerdict.js"
+export {
+  CreatedWebhookResource,
+  createdWebhookResource,
+  DeliveryAttempt,
+  DeliveryAttemptStatus,
+  Webhook,
+  WebhookDelivery,
+  type WebhookDeliveryKey,
+  WebhookDeliveryStatus,
+  WebhookEvents,
+  WebhookId,
+  WebhookResource,
+  WebhookSecret,
+  webhookIdFrom,
+  webhookResource,
+  webhookSecretFrom
+} from "./Webhook.js"
+export {
+  type DueDeliveryOptions,
+  deliverDueWebhooks,
+  deliverWebhook,
+  recordOutcome
+} from "./WebhookDeliveries.js"
+export {
+  type ClaimedDelivery,
+  type DeliveryResult,
+  WebhookDeliveryRepository
+} from "./WebhookDeliveryRepository.js"
+export { type NewWebhook, WebhookRepository } from "./WebhookRepository.js"
+export {
+  defaultWebhookRetryBase,
+  longestWebhookRetryInterval,
+  nextWebhookAttemptAt,
+  type WebhookRetryInput,
+  webhookRetryDelay,
+  webhookRetryJitter,
+  webhookRetryWindow
+} from "./WebhookRetry.js"
+export { SendOutcome, type WebhookRequest, WebhookSender } from "./WebhookSender.js"
+export {
+  createWebhook,
+  deleteWebhook,
+  deliveryAttemptsShown,
+  getWebhook,
+  listDeliveryAttempts,
+  listWebhooks,
+  validateWebhookEvents,
+  type WebhookInput
+} from "./Webhooks.js"
+export {
+  type AddressClass,
+  classifyAddress,
+  isRefusedAddress,
+  longestWebhookUrl,
+  validateWebhookUrl,
+  type WebhookUrlOptions
+} from "./WebhookUrlRule.js"
 // A namespace, by name: its functions are named to be read after it (`DnsName.normalise`).
 export { DnsName }

@@ -1,6 +1,6 @@
 /**
  * The custom-domain use cases' failures as the service's error bodies. Another account's project (or
- * claim) and one that does not exist read the same: 404.
+ * claim, or webhook) and one that does not exist read the same: 404.
  */
 import { apiError, Conflict, Forbidden, InvalidRequest, NotFound } from "@petstore/api"
 import type {
@@ -13,7 +13,8 @@ import type {
   NotReverifiable,
   PlanRequired,
   ProjectIdTaken,
-  ProjectNotFound
+  ProjectNotFound,
+  WebhookNotFound
 } from "@petstore/custom-domains"
 import { Effect } from "effect"
 
@@ -54,3 +55,6 @@ export const projectIdTaken = (error: ProjectIdTaken) =>
 
 export const notReverifiable = (error: NotReverifiable) =>
   Effect.fail(apiError(Conflict, "conflict", error.reason))
+
+export const webhookNotFound = (error: WebhookNotFound) =>
+  Effect.fail(apiError(NotFound, "not_found", `no webhook ${JSON.stringify(error.id)} in this project`))

@@ -28,6 +28,7 @@ import { petsRoutes } from "./PetsRoutes.js"
 import { ProjectsHandlers } from "./ProjectsHandlers.js"
 import { openApiPath } from "./PublicPaths.js"
 import * as RequestRateLimiter from "./RequestRateLimiter.js"
+import { WebhooksHandlers } from "./WebhooksHandlers.js"
 
 const Middleware = Layer.mergeAll(
   AuthenticationLive.pipe(Layer.provide(NodeSha256.layer)),
@@ -40,6 +41,7 @@ const Handlers = Layer.mergeAll(
   HealthHandlers,
   ProjectsHandlers,
   EventsHandlers,
+  WebhooksHandlers,
   ClaimsHandlers,
   EdgeHandlers
 ).pipe(Layer.provide(Middleware))

@@ -220,6 +220,79 @@ layer(TestServerLive(MemoryStore.layer, { dns: dns.layer }), { excludeTestServic
         })
       )
 
+      it.effect("a project's webhooks", () =>
+        Effect.gen(function* () {
+          const server = yield* TestServer
+          const document = (yield* json(
+            yield* server.request("/v1/openapi.json", { key: null })
+          )) as OpenApiDocument
+          yield* server.request("/v1/projects", jsonPost({ id: "conform-hooks", plan: "pro" }))
+          const created = yield* server.request(
+            "/v1/projects/conform-hooks/webhooks",
+            jsonPost({ url: "https://hooks.conform.org/in", events: ["domain.added"] })
+          )
+          const webhook = (yield* json(created)) as { readonly id: string }
+          validate(document, "/v1/projects/{projectId}/webhooks", "post", created, webhook)
+          expect(created.status).toBe(201)
+          const one = `/v1/projects/conform-hooks/webhooks/${webhook.id}`
+          const cases: ReadonlyArray<
+            readonly [string, string, string, RequestInit & { key?: string | null }, number]
+          > = [
+            [
+              "/v1/projects/{projectId}/webhooks",
+              "post",
+              "/v1/projects/conform-hooks/webhooks",
+              jsonPost({ url: "http://x.org/" }),
+              400
+            ],
+            [
+              "/v1/projects/{projectId}/webhooks",
+              "post",
+              "/v1/projects/conform-hooks/webhooks",
+              jsonPost("[".repeat(3)),
+              400
+            ],
+            [
+              "/v1/projects/{projectId}/webhooks",
+              "post",
+              "/v1/projects/unknown/webhooks",
+              jsonPost({ url: "https://x.org/" }),
+              404
+            ],
+            ["/v1/projects/{projectId}/webhooks", "get", "/v1/projects/conform-hooks/webhooks", {}, 200],
+            [
+              "/v1/projects/{projectId}/webhooks",
+              "get",
+              "/v1/projects/conform-hooks/webhooks",
+              { key: null },
+              401
+            ],
+            ["/v1/projects/{projectId}/webhooks/{webhookId}", "get", one, {}, 200],
+            ["/v1/projects/{projectId}/webhooks/{webhookId}", "get", one, { key: server.otherKey }, 404],
+            ["/v1/projects/{projectId}/webhooks/{webhookId}/deliveries", "get", `${one}/deliveries`, {}, 200],
+            [
+              "/v1/projects/{projectId}/webhooks/{webhookId}/deliveries",
+              "get",
+              "/v1/projects/conform-hooks/webhooks/wh_x/deliveries",
+              {},
+              404
+            ],
+            ["/v1/projects/{projectId}/webhooks/{webhookId}", "delete", one, { key: server.otherKey }, 404]
+          ]
+          for (const [path, method, url, init, status] of cases) {
+            const response = yield* server.request(url, { method: method.toUpperCase(), ...init })
+            const body = yield* json(response)
+            validate(document, path, method, response, body)
+            expect(response.status, `${method} ${url}`).toBe(status)
+          }
+          const deleted = yield* server.request(one, { method: "DELETE" })
+          expect(deleted.status).toBe(204)
+          expect(
+            document.paths["/v1/projects/{projectId}/webhooks/{webhookId}"]?.delete?.responses
+          ).toHaveProperty("204")
+        })
+      )
+
       it.effect("the document names no platform-internal schema and marks getPet deprecated", () =>
         Effect.gen(function* () {
           const server = yield* TestServer

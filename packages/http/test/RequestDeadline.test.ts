@@ -4,6 +4,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
+import { WebhookRepository } from "@petstore/custom-domains"
 import { StorageHealth } from "@petstore/kernel"
 import {
   MemoryApiKeyRepository,
@@ -38,6 +39,13 @@ const HangingStorage = Layer.mergeAll(
     purge: () => Effect.never
   }),
   Layer.succeed(StorageHealth, { check: Effect.never }),
+  Layer.succeed(WebhookRepository, {
+    insert: () => Effect.never,
+    listByProject: () => Effect.never,
+    find: () => Effect.never,
+    remove: () => Effect.never,
+    listAttempts: () => Effect.never
+  }),
   MemoryApiKeyRepository.layer,
   MemoryProjectRepository.layer,
   MemoryDomainRepository.layer,

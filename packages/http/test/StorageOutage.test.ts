@@ -38,9 +38,21 @@ layer(TestServerLive(brokenStorage()), { excludeTestServices: true })("storage o
         ["/v1/claims/example.com", {}],
         ["/v1/claims/example.com", { method: "DELETE" }],
         ["/v1/claims/example.com/verify", { method: "POST" }],
-        ["/v1/projects/outage/events", {}]
+        ["/v1/projects/outage/events", {}],
+        ["/v1/projects/outage/webhooks", {}],
+        [
+          "/v1/projects/outage/webhooks",
+          {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: '{"url":"https://hooks.example.com/petstore"}'
+          }
+        ],
+        ["/v1/projects/outage/webhooks/wh_abcdefghijklmnopqrstuvwxyz", {}],
+        ["/v1/projects/outage/webhooks/wh_abcdefghijklmnopqrstuvwxyz", { method: "DELETE" }],
+        ["/v1/projects/outage/webhooks/wh_abcdefghijklmnopqrstuvwxyz/deliveries", {}]
       ]
-      // Projects stay in memory: the events of one that exists are what storage cannot answer.
+      // Projects stay in memory: the events and webhooks of one that exists are what storage cannot answer.
       const created = yield* server.request("/v1/projects", {
         method: "POST",
         headers: { "content-type": "application/json" },

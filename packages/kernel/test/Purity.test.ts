@@ -29,8 +29,8 @@ const domainPackages: ReadonlyArray<DomainPackage> = [
   { directory: "catalogue", allowed: [kernelImport], dependencies: ["effect", "@petstore/kernel"] },
   {
     directory: "custom-domains",
-    allowed: [kernelImport, /^tldts(\/|$)/],
-    dependencies: ["effect", "tldts", "@petstore/kernel"]
+    allowed: [kernelImport, /^tldts(\/|$)/, /^ipaddr\.js$/],
+    dependencies: ["effect", "tldts", "ipaddr.js", "@petstore/kernel"]
   }
 ]
 

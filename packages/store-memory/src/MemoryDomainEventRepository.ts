@@ -1,7 +1,7 @@
 /**
  * DomainEventRepository in memory: the read side of the events the domain repository appends to the
  * table they share (`MemoryDomainTable`). A project's events are kept in id order, so a page is a
- * slice from the first event after the cursor.
+ * slice from the first event after the cursor. Forgetting an event forgets its webhook deliveries.
  */
 import { type DomainEvent, DomainEventRepository } from "@petstore/custom-domains"
 import { Array as Arr, Effect, HashMap, Layer, Option, Ref } from "effect"
@@ -34,14 +34,22 @@ export const make: Effect.Effect<DomainEventRepository["Service"], never, Memory
             nextAfter: moreFollow ? Option.map(Arr.last(page), (last) => last.id) : Option.none()
           }
         }),
+      // An event's deliveries (and their attempts) go with it: there is nothing left to send.
       purge: (upTo) =>
         Ref.modify(table, (current): [number, DomainTable] => {
           const kept = HashMap.map(current.events, (events) =>
             events.filter((event) => event.occurredAt.getTime() >= upTo.getTime())
           )
+          const keptIds = new Set(
+            [...HashMap.values(kept)].flatMap((events) => events.map((event) => event.id))
+          )
           return [
             countOf(current.events) - countOf(kept),
-            { ...current, events: HashMap.filter(kept, (events) => events.length > 0) }
+            {
+              ...current,
+              events: HashMap.filter(kept, (events) => events.length > 0),
+              deliveries: HashMap.filter(current.deliveries, ({ delivery }) => keptIds.has(delivery.eventId))
+            }
           ]
         })
     })

@@ -1,17 +1,27 @@
 /**
- * The custom domains of the in-memory store and the events of their changes (the outbox), in one
- * `Ref`: a change and its events are one atomic update, so no reader ever sees the one without the
- * other. Shared by the domain repository, which writes both, and the event repository, which reads
- * and forgets events.
+ * The custom domains of the in-memory store and the events of their changes (the outbox), with the
+ * webhooks those events are owed to and their deliveries, in one `Ref`: a change, its events and
+ * their deliveries are one atomic update, so no reader ever sees the one without the others. Shared
+ * by the domain repository, which writes domains and events; the event repository, which reads and
+ * forgets events (their deliveries with them); and the webhook repositories.
+ *
+ * Each event appended is owed to every webhook of its project stored by then that listens to its
+ * type (`events` null: every type): a delivery due when the event occurred. A delivery keeps its lease
+ * and the attempts recorded at it, which go with it (its webhook removed, its event forgotten).
  */
 import {
   type CustomDomain,
   type CustomDomainKey,
   type CustomDomainLease,
+  type DeliveryAttempt,
   DomainEvent,
   DomainEventId,
   domainEventTypes,
-  type ProjectId
+  type ProjectId,
+  type Webhook,
+  WebhookDelivery,
+  type WebhookDeliveryKey,
+  type WebhookId
 } from "@petstore/custom-domains"
 import { Context, HashMap, Layer, Option, Ref } from "effect"
 
@@ -22,6 +32,25 @@ export interface StoredDomain {
   readonly lease: Option.Option<CustomDomainLease>
 }
 
+export interface StoredWebhook {
+  readonly webhook: Webhook
+  /** Insertion order, for listing. */
+  readonly position: number
+}
+
+export interface RecordedAttempt {
+  readonly attempt: DeliveryAttempt
+  /** The order attempts were recorded in, across the store: the newest of equal times is the last. */
+  readonly position: number
+}
+
+export interface StoredDelivery {
+  readonly delivery: WebhookDelivery
+  readonly lease: Option.Option<CustomDomainLease>
+  /** Oldest first. */
+  readonly attempts: ReadonlyArray<RecordedAttempt>
+}
+
 export interface DomainTable {
   readonly nextPosition: number
   readonly domains: HashMap.HashMap<string, StoredDomain>
@@ -29,6 +58,11 @@ export interface DomainTable {
   readonly nextEventNumber: number
   /** Each project's events, in the order they were stored (ascending id). */
   readonly events: HashMap.HashMap<ProjectId, ReadonlyArray<DomainEvent>>
+  readonly nextWebhookPosition: number
+  readonly webhooks: HashMap.HashMap<WebhookId, StoredWebhook>
+  /** Keyed by `deliveryKeyOf`. */
+  readonly deliveries: HashMap.HashMap<string, StoredDelivery>
+  readonly nextAttemptPosition: number
 }
 
 export class MemoryDomainTable extends Context.Service<MemoryDomainTable, Ref.Ref<DomainTable>>()(
@@ -41,12 +75,25 @@ export const layer: Layer.Layer<MemoryDomainTable> = Layer.effect(
     nextPosition: 0,
     domains: HashMap.empty(),
     nextEventNumber: 1,
-    events: HashMap.empty()
+    events: HashMap.empty(),
+    nextWebhookPosition: 0,
+    webhooks: HashMap.empty(),
+    deliveries: HashMap.empty(),
+    nextAttemptPosition: 0
   })
 )
 
 // Neither a project id nor a hostname has a line break, so the pair's text names it alone.
 export const keyOf = (key: CustomDomainKey): string => `${key.projectId}\n${key.hostname}`
+
+// Neither id has a line break, so the pair's text names one delivery alone.
+export const deliveryKeyOf = (key: WebhookDeliveryKey): string => `${key.webhookId}\n${key.eventId}`
+
+/** A project's webhooks, oldest first. */
+export const webhooksOf = (table: DomainTable, projectId: ProjectId): ReadonlyArray<StoredWebhook> =>
+  [...HashMap.values(table.webhooks)]
+    .filter((stored) => stored.webhook.projectId === projectId)
+    .sort((a, b) => a.position - b.position)
 
 /** A project's events, oldest first. */
 export const eventsOf = (table: DomainTable, projectId: ProjectId): ReadonlyArray<DomainEvent> =>
@@ -77,9 +124,29 @@ export const withEventsOf = (
         data: domain
       })
   )
+  const listeners = webhooksOf(table, domain.projectId)
+  const deliveries = appended.reduce(
+    (queued, event) =>
+      listeners
+        .filter(({ webhook }) => webhook.events === null || webhook.events.includes(event.type))
+        .reduce((more, { webhook }) => {
+          const delivery = new WebhookDelivery({
+            webhookId: webhook.id,
+            eventId: event.id,
+            hostname: event.hostname,
+            attempts: 0,
+            firstAttemptAt: null,
+            nextAttemptAt: event.occurredAt,
+            status: "pending"
+          })
+          return HashMap.set(more, deliveryKeyOf(delivery), { delivery, lease: Option.none(), attempts: [] })
+        }, queued),
+    table.deliveries
+  )
   return {
     ...table,
     nextEventNumber: table.nextEventNumber + appended.length,
-    events: HashMap.set(table.events, domain.projectId, [...eventsOf(table, domain.projectId), ...appended])
+    events: HashMap.set(table.events, domain.projectId, [...eventsOf(table, domain.projectId), ...appended]),
+    deliveries
   }
 }

@@ -2,8 +2,9 @@
  * Every storage port kept in memory: for tests, demos and a server run without a database. Each
  * build of the layer is a fresh, empty store; nothing survives the process. Every change goes
  * through this process, so its repositories announce what changes serving (`ServingChanges`) and
- * nothing else can change it. Domains and the events of their changes share one table
- * (`MemoryDomainTable`): the domain repository writes both, the event repository reads them.
+ * nothing else can change it. Domains, the events of their changes, webhooks and the deliveries of
+ * those events share one table (`MemoryDomainTable`): the domain repository writes domains and events
+ * (queuing deliveries), the event repository reads events, the webhook repositories the rest.
  */
 import type { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
 import {
@@ -19,7 +20,9 @@ import {
   type OwnershipRepository,
   type ProjectRepository,
   type ServingChanges,
-  servingChangesLayer
+  servingChangesLayer,
+  type WebhookDeliveryRepository,
+  type WebhookRepository
 } from "@petstore/custom-domains"
 import type { ApiKeyRepository, StorageHealth } from "@petstore/kernel"
 import { Layer } from "effect"
@@ -36,6 +39,8 @@ import * as MemoryOwnershipRepository from "./MemoryOwnershipRepository.js"
 import * as MemoryPetRepository from "./MemoryPetRepository.js"
 import * as MemoryProjectRepository from "./MemoryProjectRepository.js"
 import * as MemoryStorageHealth from "./MemoryStorageHealth.js"
+import * as MemoryWebhookDeliveryRepository from "./MemoryWebhookDeliveryRepository.js"
+import * as MemoryWebhookRepository from "./MemoryWebhookRepository.js"
 
 export const layer: Layer.Layer<
   | PetRepository
@@ -48,6 +53,8 @@ export const layer: Layer.Layer<
   | OwnershipRepository
   | CertificateStore
   | Http01ChallengeStore
+  | WebhookRepository
+  | WebhookDeliveryRepository
   | StorageHealth
   | ServingChanges
 > = Layer.mergeAll(
@@ -63,6 +70,8 @@ export const layer: Layer.Layer<
   MemoryOwnershipRepository.layer,
   announcingCertificates.pipe(Layer.provide(MemoryCertificateStore.layer)),
   MemoryHttp01ChallengeStore.layer,
+  MemoryWebhookRepository.layer,
+  MemoryWebhookDeliveryRepository.layer,
   MemoryStorageHealth.layer,
   servingChangesLayer
 ).pipe(

@@ -6,7 +6,9 @@ import {
   ownershipRepositoryContract,
   petRepositoryContract,
   projectRepositoryContract,
-  storeContract
+  storeContract,
+  webhookDeliveryRepositoryContract,
+  webhookRepositoryContract
 } from "@petstore/testing"
 import { Layer } from "effect"
 import { MemoryDomainRepository, MemoryProjectRepository, MemoryStore } from "../src/index.js"
@@ -26,3 +28,5 @@ domainRepositoryContract("MemoryDomainRepository.layer", domainsAlone)
 domainEventRepositoryContract("MemoryDomainRepository.layer", domainsAlone)
 claimRepositoryContract("MemoryStore (claims alone)", MemoryStore.layer)
 ownershipRepositoryContract("MemoryStore (ownership alone)", MemoryStore.layer)
+webhookRepositoryContract("MemoryStore (webhooks alone)", MemoryStore.layer)
+webhookDeliveryRepositoryContract("MemoryStore (deliveries alone)", MemoryStore.layer)

@@ -17,7 +17,8 @@
  * in the same statement; an update or a round's results lock the rows they change (`for update`,
  * read back as they are), then store them and their events in one statement; a removal deletes the
  * row, read back as it was, then appends its event. A write refused (a hostname taken, a lease lost,
- * a row gone) changes nothing, so appends nothing.
+ * a row gone) changes nothing, so appends nothing. The statement that appends events also queues
+ * their webhook deliveries (`outbox`).
  */
 import {
   Certificate,
@@ -161,29 +162,49 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
     const jsonOrNull = (value: unknown) => (value === null ? sql`null` : json(value))
 
     /**
-     * Appends `events` (encoded), as occurred at `occurredAt`, in their order: ids are given as rows
-     * come, and the rows come in the array's order. Readers page by id, so a project's events must
-     * become visible in id order: an id taken by one transaction and committed after a higher one
-     * would be skipped for good by a reader already past it. So each project's events are written
-     * under a lock of that project held to the end of the transaction (taken, projects in one order,
-     * before any id is), and a project's writers commit in the order of their ids.
+     * The outbox's part of a write: the `with` list that appends `events` (encoded), as occurred at
+     * `occurredAt`, in their order (`appended`), and queues their deliveries (`queued`).
+     *
+     * Ids are given as rows come, and the rows come in the array's order. Readers page by id, so a
+     * project's events must become visible in id order: an id taken by one transaction and committed
+     * after a higher one would be skipped for good by a reader already past it. So each project's
+     * events are written under a lock of that project held to the end of the transaction (taken,
+     * projects in one order, before any id is), and a project's writers commit in the order of their
+     * ids; the deliveries of a webhook and hostname become visible in that order too.
+     *
+     * Each appended event is queued for every webhook of its project that listens to its type
+     * (`events` null: every type), due when it occurred. The webhooks are looked up per appended row, so
+     * after the project's lock is held, and locked as the deliveries' reference to them would
+     * (`for key share`): one removed meanwhile is skipped instead of failing the write with a
+     * reference to nothing. A webhook gets the events of the statements that start after it is stored.
      */
-    const appendEvents = (events: ReadonlyArray<typeof NewEvent.Encoded>, occurredAt: Date) => {
+    const outbox = (events: ReadonlyArray<typeof NewEvent.Encoded>, occurredAt: Date) => {
       const rows = JSON.stringify(events)
       return sql`
-        insert into domain_events (project_id, hostname, type, occurred_at, data)
-        select event."projectId", event.hostname, event.type, ${occurredAt}, event.data
-        from rows from (jsonb_to_recordset(${rows}::jsonb)
-            as ("projectId" text, hostname text, type text, data jsonb))
-          with ordinality as event("projectId", hostname, type, data, n)
-        where (
-          select count(*) from (
-            select pg_advisory_xact_lock(${eventLockSpace}, hashtext(project.id))
-            from (
-              select distinct "projectId" as id
-              from jsonb_to_recordset(${rows}::jsonb) as event("projectId" text)
-              order by 1) as project) as locked) >= 0
-        order by event.n`
+        appended as (
+          insert into domain_events (project_id, hostname, type, occurred_at, data)
+          select event."projectId", event.hostname, event.type, ${occurredAt}, event.data
+          from rows from (jsonb_to_recordset(${rows}::jsonb)
+              as ("projectId" text, hostname text, type text, data jsonb))
+            with ordinality as event("projectId", hostname, type, data, n)
+          where (
+            select count(*) from (
+              select pg_advisory_xact_lock(${eventLockSpace}, hashtext(project.id))
+              from (
+                select distinct "projectId" as id
+                from jsonb_to_recordset(${rows}::jsonb) as event("projectId" text)
+                order by 1) as project) as locked) >= 0
+          order by event.n
+          returning id, project_id, hostname, type, occurred_at),
+        queued as (
+          insert into webhook_deliveries (webhook_id, event_id, hostname, attempts, first_attempt_at,
+            next_attempt_at, status)
+          select webhook.id, appended.id, appended.hostname, 0, null, appended.occurred_at, 'pending'
+          from appended cross join lateral (
+            select id from webhooks
+            where webhooks.project_id = appended.project_id
+              and (webhooks.events is null or appended.type = any(webhooks.events))
+            for key share) as webhook)`
     }
 
     /**
@@ -199,7 +220,7 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
       }),
       Result: DomainKey,
       execute: ({ events, occurredAt, rows }) => sql`
-        with appended as (${appendEvents(events, occurredAt)})
+        with ${outbox(events, occurredAt)}
         update custom_domains as stored set
           kind = result.kind, status = result.status, dns_record = result."dnsRecord",
           ownership = result.ownership,
@@ -272,7 +293,7 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
         occurredAt: Schema.Date
       }),
       execute: ({ events, occurredAt, row }) => sql`
-        with appended as (${appendEvents(events, occurredAt)})
+        with ${outbox(events, occurredAt)}
         insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
           verification_last_checked_at, verification_next_check_at, verification_deadline,
           verification_problems, certificate, created_at, issuance, issuance_next_attempt_at)
@@ -337,7 +358,7 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
 
     const appendEventsOnly = SqlSchema.void({
       Request: Schema.Struct({ events: Schema.Array(NewEvent), occurredAt: Schema.Date }),
-      execute: ({ events, occurredAt }) => appendEvents(events, occurredAt)
+      execute: ({ events, occurredAt }) => sql`with ${outbox(events, occurredAt)} select 1`
     })
 
     const claimDue = SqlSchema.findAll({

@@ -20,6 +20,7 @@ import apiKeyChanges from "./migrations/0007_api_key_changes.js"
 import edgeChanges from "./migrations/0008_edge_changes.js"
 import ownership from "./migrations/0009_ownership.js"
 import domainEvents from "./migrations/0010_domain_events.js"
+import webhooks from "./migrations/0011_webhooks.js"
 
 /** Keys are `<id>_<name>`; ids must only grow. */
 export const migrations = {
@@ -32,7 +33,8 @@ export const migrations = {
   "0007_api_key_changes": apiKeyChanges,
   "0008_edge_changes": edgeChanges,
   "0009_ownership": ownership,
-  "0010_domain_events": domainEvents
+  "0010_domain_events": domainEvents,
+  "0011_webhooks": webhooks
 }
 
 /** Where applied migrations are recorded. */

@@ -27,7 +27,9 @@ import {
   type OwnershipRepository,
   type ProjectRepository,
   type ServingChanges,
-  servingChangesLayer
+  servingChangesLayer,
+  type WebhookDeliveryRepository,
+  type WebhookRepository
 } from "@petstore/custom-domains"
 import type { ApiKeyRepository, StorageError, StorageHealth } from "@petstore/kernel"
 import { Duration, Layer, Redacted } from "effect"
@@ -46,6 +48,8 @@ import * as PgPetRepository from "./PgPetRepository.js"
 import * as PgProjectRepository from "./PgProjectRepository.js"
 import * as PgServingChanges from "./PgServingChanges.js"
 import * as PgStorageHealth from "./PgStorageHealth.js"
+import * as PgWebhookDeliveryRepository from "./PgWebhookDeliveryRepository.js"
+import * as PgWebhookRepository from "./PgWebhookRepository.js"
 import type { PrivateKeyCipher } from "./PrivateKeyCipher.js"
 
 export const layer: Layer.Layer<
@@ -57,6 +61,8 @@ export const layer: Layer.Layer<
   | DomainEventRepository
   | ClaimRepository
   | OwnershipRepository
+  | WebhookRepository
+  | WebhookDeliveryRepository
   | StorageHealth
   | ServingChanges,
   never,
@@ -70,6 +76,8 @@ export const layer: Layer.Layer<
   PgDomainEventRepository.layer,
   PgClaimRepository.layer,
   PgOwnershipRepository.layer,
+  PgWebhookRepository.layer,
+  PgWebhookDeliveryRepository.layer,
   PgStorageHealth.layer,
   servingChangesLayer
 ).pipe(Layer.provide(PgServingChanges.layer))

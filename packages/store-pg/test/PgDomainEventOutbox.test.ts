@@ -3,6 +3,8 @@
  * are one transaction. While the events table refuses every row, each write that would tell something
  * fails as a storage failure and changes nothing (no change without its event), and a write that
  * tells nothing still goes through; once events are accepted again, the same writes are made and told.
+ * A webhook removed while an event of its project is appended is skipped by the fan-out, never a
+ * reason for the domain's write to fail.
  */
 import { expect, layer } from "@effect/vitest"
 import {
@@ -11,7 +13,9 @@ import {
   CustomDomainResource,
   DomainEventRepository,
   ProjectRepository,
-  restartVerificationWindow
+  restartVerificationWindow,
+  WebhookDeliveryRepository,
+  WebhookRepository
 } from "@petstore/custom-domains"
 import { StorageError } from "@petstore/kernel"
 import { ContractFixtures } from "@petstore/testing"
@@ -21,7 +25,9 @@ import {
   PgDomainEventRepository,
   PgDomainRepository,
   PgMigrations,
-  PgProjectRepository
+  PgProjectRepository,
+  PgWebhookDeliveryRepository,
+  PgWebhookRepository
 } from "../src/index.js"
 import { bothServers } from "./bothServers.js"
 
@@ -32,7 +38,9 @@ for (const [name, client] of bothServers) {
   const store = Layer.mergeAll(
     PgProjectRepository.layer,
     PgDomainRepository.layer,
-    PgDomainEventRepository.layer
+    PgDomainEventRepository.layer,
+    PgWebhookRepository.layer,
+    PgWebhookDeliveryRepository.layer
   ).pipe(Layer.provide(PgMigrations.layer), Layer.provideMerge(client))
 
   layer(store, { excludeTestServices: true, timeout: 120_000 })(`the events outbox on ${name}`, (it) => {
@@ -130,6 +138,42 @@ for (const [name, client] of bothServers) {
         yield* Fiber.join(slow)
         yield* Fiber.join(quick)
         expect(yield* listed()).toEqual([first.hostname, second.hostname])
+      })
+    )
+
+    it.effect("a webhook removed while an event is appended is skipped: the write goes through", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const domains = yield* CustomDomainRepository
+        const webhooks = yield* WebhookRepository
+        const project = yield* freshProject()
+        yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
+        const domain = yield* newDomainOf(project, yield* freshHostname(), t0)
+        const newWebhook = { projectId: project.id, url: "https://hooks.example.test/race", events: null }
+        const removed = yield* webhooks.insert(newWebhook, t0)
+        const kept = yield* webhooks.insert(newWebhook, t0)
+        // The removal's transaction stays open after the webhook's row is deleted; the addition's
+        // event is appended meanwhile, and its fan-out meets the row being deleted.
+        const removal = yield* Effect.forkChild(
+          sql.withTransaction(
+            Effect.tap(webhooks.remove(project.id, removed.id), () => Effect.sleep("600 millis"))
+          )
+        )
+        yield* Effect.sleep("150 millis")
+        const addition = yield* Effect.forkChild(domains.insert(domain))
+        expect(yield* Fiber.join(removal)).toBe(true)
+        yield* Fiber.join(addition)
+
+        expect(Option.isSome(yield* domains.findInProject(project.id, domain.hostname))).toBe(true)
+        const owed = yield* Effect.flatMap(WebhookDeliveryRepository, (deliveries) =>
+          deliveries.claimDue(later(t0, 10 * 365 * 24 * 60 * minute), 100, {
+            holder: "race",
+            until: later(t0, 11 * 365 * 24 * 60 * minute)
+          })
+        )
+        expect(owed.map(({ delivery, event }) => [delivery.webhookId, event.type])).toEqual([
+          [kept.id, "domain.added"]
+        ])
       })
     )
   })

@@ -34,7 +34,7 @@ for (const [name, client] of bothServers) {
     it.effect("the first run applies every migration, the next ones none", () =>
       Effect.gen(function* () {
         const applied = yield* PgMigrations.run
-        expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+        expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
         expect(yield* PgMigrations.run).toEqual([])
         expect(yield* PgMigrations.run).toEqual([])
       })
@@ -440,6 +440,193 @@ for (const [name, client] of bothServers) {
         })
     )
 
+    it.effect(
+      "webhooks, deliveries and attempts: the domain's shapes, references, and what goes with a webhook or an event",
+      () =>
+        Effect.gen(function* () {
+          yield* PgMigrations.run
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`insert into projects (id, account, plan, created_at) values ('hooks', 'acct', 'pro', now())`
+          const id = (letter: string) => `wh_${letter.repeat(26)}`
+          const secret = `whsec_${"A+/9".repeat(10)}abc=`
+          const insertWebhook = (
+            webhookId: string,
+            options: {
+              readonly projectId?: string
+              readonly url?: string | null
+              readonly events?: string | null
+              readonly secret?: string | null
+            } = {}
+          ) =>
+            Effect.exit(
+              sql`insert into webhooks (id, project_id, url, events, secret, created_at)
+                values (${webhookId}, ${options.projectId ?? "hooks"}, ${options.url === undefined ? "https://hooks.example.test/" : options.url},
+                  ${options.events === undefined ? null : options.events}::text[],
+                  ${options.secret === undefined ? secret : options.secret}, now())`
+            )
+          expect(Exit.isSuccess(yield* insertWebhook(id("a")))).toBe(true)
+          expect(
+            Exit.isSuccess(
+              yield* insertWebhook(id("b"), { events: "{domain.added,certificate.renewal_failed}" })
+            )
+          ).toBe(true)
+          // Listening to nothing is not every type: kept as an empty array.
+          expect(Exit.isSuccess(yield* insertWebhook(id("c"), { events: "{}" }))).toBe(true)
+          expect(sqlState(yield* insertWebhook(id("a")))).toBe(uniqueViolation)
+          for (const wrong of [
+            `wh_${"A".repeat(26)}`,
+            `wh_${"a".repeat(25)}`,
+            `wh_${"1".repeat(26)}`,
+            "a".repeat(29)
+          ]) {
+            expect(sqlState(yield* insertWebhook(wrong))).toBe(checkViolation)
+          }
+          for (const wrong of [
+            `whsec_${"A".repeat(44)}`,
+            `whsec_${"A".repeat(42)}==`,
+            "A".repeat(50),
+            `${secret} `
+          ]) {
+            expect(sqlState(yield* insertWebhook(id("d"), { secret: wrong }))).toBe(checkViolation)
+          }
+          expect(sqlState(yield* insertWebhook(id("d"), { events: "{domain.renamed}" }))).toBe(checkViolation)
+          expect(sqlState(yield* insertWebhook(id("d"), { events: "{domain.added,NULL}" }))).toBe(
+            checkViolation
+          )
+          expect(sqlState(yield* insertWebhook(id("d"), { url: "" }))).toBe(checkViolation)
+          expect(sqlState(yield* insertWebhook(id("d"), { url: null }))).toBe(notNullViolation)
+          expect(sqlState(yield* insertWebhook(id("d"), { secret: null }))).toBe(notNullViolation)
+          expect(sqlState(yield* insertWebhook(id("d"), { projectId: "nowhere" }))).toBe(foreignKeyViolation)
+
+          const [first, second] = yield* sql<{ readonly id: bigint }>`
+            insert into domain_events (project_id, hostname, type, occurred_at, data)
+            values ('hooks', 'docs.example.com', 'domain.added', now(), '{}'::jsonb),
+              ('hooks', 'docs.example.com', 'domain.verified', now(), '{}'::jsonb)
+            returning id`
+          const [e1, e2] = [String(first?.id), String(second?.id)]
+          const insertDelivery = (
+            webhookId: string,
+            eventId: string,
+            options: {
+              readonly hostname?: string
+              readonly attempts?: number
+              readonly firstAttemptAt?: Date | null
+              readonly status?: string
+              readonly lease?: readonly [string | null, Date | null]
+            } = {}
+          ) =>
+            Effect.exit(
+              sql`insert into webhook_deliveries (webhook_id, event_id, hostname, attempts, first_attempt_at,
+                  next_attempt_at, status, lease_holder, lease_until)
+                values (${webhookId}, ${eventId}::bigint, ${options.hostname ?? "docs.example.com"},
+                  ${options.attempts ?? 0}, ${options.firstAttemptAt ?? null}, now(), ${options.status ?? "pending"},
+                  ${options.lease?.[0] ?? null}, ${options.lease?.[1] ?? null})`
+            )
+          expect(Exit.isSuccess(yield* insertDelivery(id("a"), e1))).toBe(true)
+          expect(
+            Exit.isSuccess(yield* insertDelivery(id("a"), e2, { attempts: 2, firstAttemptAt: new Date() }))
+          ).toBe(true)
+          expect(
+            Exit.isSuccess(
+              yield* insertDelivery(id("b"), e1, {
+                status: "delivered",
+                attempts: 1,
+                firstAttemptAt: new Date(),
+                lease: ["w", new Date()]
+              })
+            )
+          ).toBe(true)
+          expect(sqlState(yield* insertDelivery(id("a"), e1))).toBe(uniqueViolation)
+          expect(sqlState(yield* insertDelivery(id("c"), e1, { status: "sent" }))).toBe(checkViolation)
+          expect(sqlState(yield* insertDelivery(id("c"), e1, { attempts: -1 }))).toBe(checkViolation)
+          // Attempts made and the first attempt's time go together.
+          expect(sqlState(yield* insertDelivery(id("c"), e1, { attempts: 1 }))).toBe(checkViolation)
+          expect(sqlState(yield* insertDelivery(id("c"), e1, { firstAttemptAt: new Date() }))).toBe(
+            checkViolation
+          )
+          expect(sqlState(yield* insertDelivery(id("c"), e1, { lease: ["w", null] }))).toBe(checkViolation)
+          expect(sqlState(yield* insertDelivery(id("c"), e1, { lease: [null, new Date()] }))).toBe(
+            checkViolation
+          )
+          expect(sqlState(yield* insertDelivery(id("c"), e1, { hostname: "Docs.example.com" }))).toBe(
+            checkViolation
+          )
+          expect(sqlState(yield* insertDelivery(id("z"), e1))).toBe(foreignKeyViolation)
+          expect(sqlState(yield* insertDelivery(id("c"), "424242424242"))).toBe(foreignKeyViolation)
+
+          const insertAttempt = (
+            webhookId: string,
+            eventId: string,
+            attempt: number,
+            status: string,
+            httpStatus: number | null,
+            error: string | null = status === "delivered" ? null : "refused"
+          ) =>
+            Effect.exit(
+              sql`insert into webhook_attempts (webhook_id, event_id, attempt, status, http_status, error, at)
+                values (${webhookId}, ${eventId}::bigint, ${attempt}, ${status}, ${httpStatus}, ${error}, now())`
+            )
+          expect(Exit.isSuccess(yield* insertAttempt(id("a"), e2, 1, "retrying", null))).toBe(true)
+          // Any three digits a receiver answers are kept.
+          expect(Exit.isSuccess(yield* insertAttempt(id("a"), e2, 2, "retrying", 999))).toBe(true)
+          expect(Exit.isSuccess(yield* insertAttempt(id("b"), e1, 1, "delivered", 204))).toBe(true)
+          expect(sqlState(yield* insertAttempt(id("a"), e2, 1, "failed", null))).toBe(uniqueViolation)
+          expect(sqlState(yield* insertAttempt(id("a"), e2, 0, "retrying", 503))).toBe(checkViolation)
+          expect(sqlState(yield* insertAttempt(id("a"), e2, 3, "pending", 503))).toBe(checkViolation)
+          expect(sqlState(yield* insertAttempt(id("a"), e2, 3, "retrying", 1000))).toBe(checkViolation)
+          expect(sqlState(yield* insertAttempt(id("a"), e2, 3, "retrying", 99))).toBe(checkViolation)
+          // Delivered is a 2xx answer, with no error.
+          expect(sqlState(yield* insertAttempt(id("a"), e2, 3, "delivered", 503, null))).toBe(checkViolation)
+          expect(sqlState(yield* insertAttempt(id("a"), e2, 3, "delivered", null, null))).toBe(checkViolation)
+          expect(sqlState(yield* insertAttempt(id("a"), e2, 3, "delivered", 200, "late"))).toBe(
+            checkViolation
+          )
+          // An attempt is at a delivery there is.
+          expect(sqlState(yield* insertAttempt(id("c"), e2, 1, "retrying", 503))).toBe(foreignKeyViolation)
+
+          const remaining = () =>
+            Effect.all({
+              deliveries: sql<{ readonly webhookId: string; readonly eventId: string }>`
+                select webhook_id as "webhookId", event_id::text as "eventId" from webhook_deliveries
+                order by webhook_id, event_id`,
+              attempts: sql<{ readonly webhookId: string; readonly attempt: number }>`
+                select webhook_id as "webhookId", attempt from webhook_attempts order by webhook_id, attempt`
+            })
+          // Retention forgets the first event: its deliveries and their attempts go with it.
+          yield* sql`delete from domain_events where id = ${e1}::bigint`
+          expect(yield* remaining()).toEqual({
+            deliveries: [{ webhookId: id("a"), eventId: e2 }],
+            attempts: [
+              { webhookId: id("a"), attempt: 1 },
+              { webhookId: id("a"), attempt: 2 }
+            ]
+          })
+          // A removed webhook's go with it.
+          yield* sql`delete from webhooks where id = ${id("a")}`
+          expect(yield* remaining()).toEqual({ deliveries: [], attempts: [] })
+
+          // Listed by project, due ones and the order per webhook and hostname by partial indexes.
+          const indexes = yield* sql<{ readonly indexdef: string }>`
+            select indexdef from pg_indexes
+            where tablename in ('webhooks', 'webhook_deliveries', 'webhook_attempts')
+            order by indexname`
+          expect(
+            indexes.map(({ indexdef }) =>
+              indexdef.replace(/^CREATE (UNIQUE )?INDEX (\w+) ON \S+ USING /, "$2 ")
+            )
+          ).toEqual([
+            'webhook_attempts_latest btree (webhook_id, at, "position")',
+            "webhook_attempts_pkey btree (webhook_id, event_id, attempt)",
+            "webhook_deliveries_due btree (next_attempt_at) WHERE (status = 'pending'::text)",
+            "webhook_deliveries_event btree (event_id)",
+            "webhook_deliveries_order btree (webhook_id, hostname, event_id) WHERE (status = 'pending'::text)",
+            "webhook_deliveries_pkey btree (webhook_id, event_id)",
+            "webhooks_pkey btree (id)",
+            'webhooks_project btree (project_id, "position")'
+          ])
+        })
+    )
+
     it.effect("api keys and idempotency keys: hashes, uniqueness and references are enforced", () =>
       Effect.gen(function* () {
         yield* PgMigrations.run
@@ -490,7 +677,7 @@ for (const [name, client] of bothServers) {
             ('idle.example.com', 'old', 'subdomain', 'verified', '{}'::jsonb, null, now(), '[]'::jsonb,
               '{}'::jsonb, now())`
 
-          expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([5, 6, 7, 8, 9, 10])
+          expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([5, 6, 7, 8, 9, 10, 11])
           const rows = yield* sql<{
             readonly hostname: string
             readonly issuance: unknown
@@ -559,7 +746,7 @@ for (const [name, client] of bothServers) {
               insert into certificates (hostname, certificate_pem, chain_pem, private_key_encrypted, not_after)
               values ('docs.example.com', 'cert', 'chain', 'v1.iv.tag.data', now())`
 
-            expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([9, 10])
+            expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([9, 10, 11])
             const rows = yield* sql<{
               readonly hostname: string
               readonly account: string

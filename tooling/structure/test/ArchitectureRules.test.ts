@@ -208,12 +208,12 @@ const wrongImports: ReadonlyArray<Case> = [
   {
     file: "packages/custom-domains/src/KnowsTheCatalogue.ts",
     imports: [`import "@petstore/catalogue"`],
-    breaks: ["custom-domains-imports-only-effect-tldts-and-kernel"]
+    breaks: ["custom-domains-imports-only-effect-tldts-ipaddr-and-kernel"]
   },
   {
     file: "packages/custom-domains/src/UsesTestSupport.ts",
     imports: [`import "@petstore/kernel/testing"`],
-    breaks: ["custom-domains-imports-only-effect-tldts-and-kernel", "production-not-to-test-support"]
+    breaks: ["custom-domains-imports-only-effect-tldts-ipaddr-and-kernel", "production-not-to-test-support"]
   },
   {
     file: "packages/api/src/ServesHttp.ts",

@@ -7,7 +7,9 @@ import type {
   CertificateStore,
   ClaimRepository,
   Http01ChallengeStore,
-  OwnershipRepository
+  OwnershipRepository,
+  WebhookDeliveryRepository,
+  WebhookRepository
 } from "@petstore/custom-domains"
 import type { ApiKeyRepository, StorageHealth } from "@petstore/kernel"
 import type { Layer } from "effect"
@@ -26,6 +28,8 @@ import { ownershipRepositoryTests } from "./OwnershipRepositoryContract.js"
 import { type PetStore, petRepositoryTests } from "./PetRepositoryContract.js"
 import { projectRepositoryTests } from "./ProjectRepositoryContract.js"
 import { storageHealthTests } from "./StorageHealthContract.js"
+import { webhookDeliveryRepositoryTests } from "./WebhookDeliveryRepositoryContract.js"
+import { webhookRepositoryTests } from "./WebhookRepositoryContract.js"
 
 export type Store =
   | PetStore
@@ -36,6 +40,8 @@ export type Store =
   | OwnershipRepository
   | CertificateStore
   | Http01ChallengeStore
+  | WebhookRepository
+  | WebhookDeliveryRepository
 
 export interface StoreContractOptions extends DomainRepositoryContractOptions {
   /** Per-test timeout in milliseconds (the suites' default otherwise). */
@@ -62,4 +68,6 @@ export const storeContract = <E>(
     describe("OwnershipRepository", () => ownershipRepositoryTests(it))
     describe("CertificateStore", () => certificateStoreTests(it))
     describe("Http01ChallengeStore", () => http01ChallengeStoreTests(it))
+    describe("WebhookRepository", () => webhookRepositoryTests(it))
+    describe("WebhookDeliveryRepository", () => webhookDeliveryRepositoryTests(it))
   })

@@ -10,6 +10,7 @@ import { NodeDnsResolver } from "@petstore/dns"
 import { Challtestsrv } from "@petstore/dns/testing"
 import { EdgeServer } from "@petstore/edge"
 import { type RequestOptions, TestServer, TestServerLive, testPlatform } from "@petstore/http/testing"
+import { NodeWebhookSender } from "@petstore/webhooks"
 import { runCustomDomainChecks } from "@petstore/worker-app/CustomDomainCheckLoop"
 import { Duration, Effect, Layer, Schedule } from "effect"
 import { withAdjustableClock } from "./AdjustableClock.js"
@@ -50,10 +51,17 @@ export const flowLayer = <E, R>(options: FlowOptions<E, R>) =>
                 batchSize: 50,
                 concurrency: 8,
                 lease: "30 seconds",
-                pollInterval: "100 millis"
+                pollInterval: "100 millis",
+                retryBase: "5 seconds",
+                sendTimeout: NodeWebhookSender.defaultTimeout
               })
             )
-          ).pipe(Layer.provide(options.issuer), Layer.provide(Layer.mergeAll(store, dns, platform)))
+          ).pipe(
+            Layer.provide(options.issuer),
+            // These flows add no webhook: the sender is the production one, refusing private addresses.
+            Layer.provide(NodeWebhookSender.layer({ allowPrivate: false })),
+            Layer.provide(Layer.mergeAll(store, dns, platform))
+          )
           const edge = EdgeServer.layer({
             host: "127.0.0.1",
             httpPort: options.edgeHttpPort ?? 0,

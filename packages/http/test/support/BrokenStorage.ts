@@ -1,11 +1,11 @@
 /**
- * Storage whose animal, idempotency, claim, event and health operations all fail, as a database that went
+ * Storage whose animal, idempotency, claim, event, webhook and health operations all fail, as a database that went
  * away would, with an error full of internal detail (an address, SQL) that must never reach a client.
  * Keys, projects, domains, ownership tokens and certificates stay in memory, so requests still pass
  * authentication.
  */
 import { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
-import { ClaimRepository, DomainEventRepository } from "@petstore/custom-domains"
+import { ClaimRepository, DomainEventRepository, WebhookRepository } from "@petstore/custom-domains"
 import { StorageError, StorageHealth } from "@petstore/kernel"
 import {
   MemoryApiKeyRepository,
@@ -45,6 +45,13 @@ export const brokenStorage = () =>
       claimDue: () => failing("claimDueClaims"),
       completeChecks: () => failing("completeClaimChecks"),
       releaseLease: () => failing("releaseClaimLease")
+    }),
+    Layer.succeed(WebhookRepository, {
+      insert: () => failing("insertWebhook"),
+      listByProject: () => failing("listWebhooks"),
+      find: () => failing("findWebhook"),
+      remove: () => failing("removeWebhook"),
+      listAttempts: () => failing("listDeliveryAttempts")
     }),
     Layer.succeed(StorageHealth, { check: failing("check") }),
     MemoryApiKeyRepository.layer,

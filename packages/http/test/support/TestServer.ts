@@ -13,7 +13,8 @@ import {
   type DomainEventRepository,
   type OwnershipRepository,
   PlatformSettings,
-  type ProjectRepository
+  type ProjectRepository,
+  type WebhookRepository
 } from "@petstore/custom-domains"
 import {
   AccountName,
@@ -26,7 +27,13 @@ import {
 import { MemoryRateLimiterStore } from "@petstore/store-memory"
 import { Context, Duration, Effect, Layer } from "effect"
 import type * as RateLimiter from "effect/persistence/RateLimiter"
-import { HttpMetrics, ListeningAddress, PetstoreHttpServer, petstoreHttpApiLayer } from "../../src/index.js"
+import {
+  HttpMetrics,
+  ListeningAddress,
+  PetstoreHttpServer,
+  petstoreHttpApiLayer,
+  WebhookUrlPolicy
+} from "../../src/index.js"
 
 /** What a storage adapter provides. */
 export type Ports =
@@ -40,6 +47,7 @@ export type Ports =
   | ClaimRepository
   | OwnershipRepository
   | CertificateStore
+  | WebhookRepository
 
 /** The platform names tests run under. */
 export const testPlatform = {
@@ -112,6 +120,8 @@ export const TestServerLive = <E>(
     readonly petsRoutes?: boolean
     /** The platform's names; `testPlatform` by default. */
     readonly platform?: PlatformSettings["Service"]
+    /** Whether webhook URLs may be `http` and name private addresses; not by default, as in production. */
+    readonly allowPrivateWebhooks?: boolean
   } = {}
 ) =>
   Layer.effect(
@@ -151,6 +161,7 @@ export const TestServerLive = <E>(
     Layer.provide(storage),
     Layer.provide(options.dns ?? EmptyDns),
     Layer.provide(Layer.succeed(PlatformSettings, options.platform ?? testPlatform)),
+    Layer.provide(Layer.succeed(WebhookUrlPolicy, { allowPrivate: options.allowPrivateWebhooks ?? false })),
     Layer.provide(Layer.succeed(RateLimits, options.rateLimits ?? testRateLimits)),
     Layer.provide(options.rateLimiterStore ?? MemoryRateLimiterStore.layer)
   )

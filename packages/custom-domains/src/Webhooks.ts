@@ -1,0 +1,111 @@
+/**
+ * The webhook use cases (contract section 5), written against the ports only. Every operation goes
+ * through the project's owner: another account's project is not found, and so are its webhooks. A
+ * webhook is checked once, when it is created (its URL by `validateWebhookUrl`, its event types
+ * against the known ones); the names in its URL are checked again at every delivery, by the sender.
+ */
+import type { AccountName } from "@petstore/kernel"
+import { Clock, Effect, Option, Result, Schema } from "effect"
+import { findOwnedProject } from "./CustomDomains.js"
+import { DomainEventType } from "./DomainEvent.js"
+import { InvalidDomainRequest, WebhookNotFound } from "./Errors.js"
+import type { ProjectId } from "./Project.js"
+import { type WebhookEvents, WebhookId } from "./Webhook.js"
+import { WebhookRepository } from "./WebhookRepository.js"
+import { validateWebhookUrl, type WebhookUrlOptions } from "./WebhookUrlRule.js"
+
+/** How many of a webhook's latest attempts its owner is shown. */
+export const deliveryAttemptsShown = 100
+
+/** A webhook as asked for: its URL and, optionally, the event types it wants (all of them when left out). */
+export interface WebhookInput {
+  readonly url: string
+  readonly events?: ReadonlyArray<string> | null | undefined
+}
+
+const isEventType = Schema.is(DomainEventType)
+
+/** The event types a webhook asks for, each once, in the order given; null (every type) when none is given. */
+export const validateWebhookEvents = (
+  events: ReadonlyArray<string> | null | undefined
+): Result.Result<WebhookEvents, string> => {
+  if (events === null || events === undefined) return Result.succeed(null)
+  if (events.length === 0)
+    return Result.fail("must name at least one event type, or be left out for all of them")
+  const unknown = events.find((type) => !isEventType(type))
+  if (unknown !== undefined) {
+    return Result.fail(
+      `unknown event type ${JSON.stringify(unknown)}: must be among ${DomainEventType.literals.join(", ")}`
+    )
+  }
+  return Result.succeed([...new Set(events.filter(isEventType))])
+}
+
+const invalid = (field: string) => (rule: string) =>
+  new InvalidDomainRequest({ message: `${field}: ${rule}` })
+
+/** Creates a webhook: the answer carries its secret, which is never shown again. */
+export const createWebhook = (
+  account: AccountName,
+  projectId: ProjectId,
+  input: WebhookInput,
+  options: WebhookUrlOptions
+) =>
+  Effect.gen(function* () {
+    yield* findOwnedProject(account, projectId)
+    const url = yield* Effect.mapError(
+      Effect.fromResult(validateWebhookUrl(input.url, options)),
+      invalid("url")
+    )
+    const events = yield* Effect.mapError(
+      Effect.fromResult(validateWebhookEvents(input.events)),
+      invalid("events")
+    )
+    const now = new Date(yield* Clock.currentTimeMillis)
+    return yield* Effect.flatMap(WebhookRepository, (webhooks) =>
+      webhooks.insert({ projectId, url: url.href, events }, now)
+    )
+  })
+
+/** A project's webhooks, oldest first. */
+export const listWebhooks = (account: AccountName, projectId: ProjectId) =>
+  Effect.gen(function* () {
+    yield* findOwnedProject(account, projectId)
+    return yield* Effect.flatMap(WebhookRepository, (webhooks) => webhooks.listByProject(projectId))
+  })
+
+/** An id from a path: text that is no webhook id names no webhook. */
+const findOwnedWebhook = (account: AccountName, projectId: ProjectId, idText: string) =>
+  Effect.gen(function* () {
+    yield* findOwnedProject(account, projectId)
+    const notFound = new WebhookNotFound({ id: idText })
+    const id = yield* Option.match(Schema.decodeUnknownOption(WebhookId)(idText), {
+      onNone: () => Effect.fail(notFound),
+      onSome: Effect.succeed
+    })
+    const found = yield* Effect.flatMap(WebhookRepository, (webhooks) => webhooks.find(projectId, id))
+    return yield* Option.match(found, { onNone: () => Effect.fail(notFound), onSome: Effect.succeed })
+  })
+
+export const getWebhook = (account: AccountName, projectId: ProjectId, id: string) =>
+  findOwnedWebhook(account, projectId, id)
+
+/** Deletes a webhook: its pending deliveries are dropped with it. */
+export const deleteWebhook = (account: AccountName, projectId: ProjectId, id: string) =>
+  Effect.gen(function* () {
+    const webhook = yield* findOwnedWebhook(account, projectId, id)
+    const removed = yield* Effect.flatMap(WebhookRepository, (webhooks) =>
+      webhooks.remove(projectId, webhook.id)
+    )
+    // Deleted meanwhile by another request: it is gone, as asked, but this request did not find it.
+    if (!removed) return yield* new WebhookNotFound({ id })
+  })
+
+/** A webhook's latest attempts (at most `deliveryAttemptsShown`), newest first. */
+export const listDeliveryAttempts = (account: AccountName, projectId: ProjectId, id: string) =>
+  Effect.gen(function* () {
+    const webhook = yield* findOwnedWebhook(account, projectId, id)
+    return yield* Effect.flatMap(WebhookRepository, (webhooks) =>
+      webhooks.listAttempts(projectId, webhook.id, deliveryAttemptsShown)
+    )
+  })

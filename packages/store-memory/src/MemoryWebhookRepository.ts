@@ -1,0 +1,116 @@
+/**
+ * WebhookRepository in memory: webhooks on the table the domain repository appends events to
+ * (`MemoryDomainTable`), so that an event is owed to exactly the webhooks stored before it. A new
+ * webhook's id and secret are made from `node:crypto`, spelt by the domain. Removing a webhook removes
+ * its deliveries, and the attempts recorded at them, in the same update.
+ */
+import { randomBytes } from "node:crypto"
+import {
+  type ProjectId,
+  Webhook,
+  type WebhookId,
+  WebhookRepository,
+  webhookIdFrom,
+  webhookSecretFrom
+} from "@petstore/custom-domains"
+import { Effect, HashMap, Layer, Option, Order, Ref } from "effect"
+import {
+  type DomainTable,
+  MemoryDomainTable,
+  type RecordedAttempt,
+  type StoredWebhook,
+  webhooksOf
+} from "./MemoryDomainTable.js"
+
+/** 17 bytes: the 130 bits an id spells. */
+const idBytes = 17
+/** 32 bytes: what Standard Webhooks libraries expect of a secret. */
+const secretBytes = 32
+
+/** Newest first: by when they were made, then by when they were recorded. */
+const newestFirst: Order.Order<RecordedAttempt> = Order.flip(
+  Order.combine(
+    Order.mapInput(Order.Number, (recorded: RecordedAttempt) => recorded.attempt.at.getTime()),
+    Order.mapInput(Order.Number, (recorded: RecordedAttempt) => recorded.position)
+  )
+)
+
+export const make: Effect.Effect<WebhookRepository["Service"], never, MemoryDomainTable> = Effect.gen(
+  function* () {
+    const table = yield* MemoryDomainTable
+
+    /** The project's webhook with this id, if it has one. */
+    const findIn = (
+      current: DomainTable,
+      projectId: ProjectId,
+      id: WebhookId
+    ): Option.Option<StoredWebhook> =>
+      Option.filter(HashMap.get(current.webhooks, id), (stored) => stored.webhook.projectId === projectId)
+
+    return WebhookRepository.of({
+      insert: ({ events, projectId, url }, now) =>
+        Effect.flatMap(
+          Effect.sync(
+            () =>
+              new Webhook({
+                id: webhookIdFrom(randomBytes(idBytes)),
+                projectId,
+                url,
+                events,
+                secret: webhookSecretFrom(randomBytes(secretBytes)),
+                createdAt: now
+              })
+          ),
+          (webhook) =>
+            Ref.modify(table, (current): [Webhook, DomainTable] => [
+              webhook,
+              {
+                ...current,
+                nextWebhookPosition: current.nextWebhookPosition + 1,
+                webhooks: HashMap.set(current.webhooks, webhook.id, {
+                  webhook,
+                  position: current.nextWebhookPosition
+                })
+              }
+            ])
+        ),
+      listByProject: (projectId) =>
+        Effect.map(Ref.get(table), (current) =>
+          webhooksOf(current, projectId).map((stored) => stored.webhook)
+        ),
+      find: (projectId, id) =>
+        Effect.map(Ref.get(table), (current) =>
+          Option.map(findIn(current, projectId, id), (stored) => stored.webhook)
+        ),
+      remove: (projectId, id) =>
+        Ref.modify(table, (current): [boolean, DomainTable] =>
+          Option.isNone(findIn(current, projectId, id))
+            ? [false, current]
+            : [
+                true,
+                {
+                  ...current,
+                  webhooks: HashMap.remove(current.webhooks, id),
+                  deliveries: HashMap.filter(current.deliveries, ({ delivery }) => delivery.webhookId !== id)
+                }
+              ]
+        ),
+      listAttempts: (projectId, id, limit) =>
+        Effect.map(Ref.get(table), (current) =>
+          Option.isNone(findIn(current, projectId, id))
+            ? []
+            : [...HashMap.values(current.deliveries)]
+                .filter(({ delivery }) => delivery.webhookId === id)
+                .flatMap((stored) => stored.attempts)
+                .sort(newestFirst)
+                .slice(0, Math.max(0, Math.floor(limit)))
+                .map((recorded) => recorded.attempt)
+        )
+    })
+  }
+)
+
+export const layer: Layer.Layer<WebhookRepository, never, MemoryDomainTable> = Layer.effect(
+  WebhookRepository,
+  make
+)
