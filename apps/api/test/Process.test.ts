@@ -376,7 +376,8 @@ describe("the API process on PostgreSQL (DATABASE_URL)", () => {
         "idempotency_keys_created_at",
         "api_key_changes",
         "edge_changes",
-        "ownership"
+        "ownership",
+        "domain_events"
       ])
       const ready = await send(server.baseUrl, "/readyz")
       expect(ready.status, ready.text).toBe(200)
