@@ -35,6 +35,7 @@ describe("normalise", () => {
     ["Docs.Example.COM", "docs.example.com"],
     [" docs.example.com.\n", "docs.example.com"],
     ["docs.example.com..", "docs.example.com."],
+    ["docs.example.com. .", "docs.example.com. "],
     [".", ""],
     ["", ""]
   ])("%j → %j", (text, name) => {
@@ -44,7 +45,10 @@ describe("normalise", () => {
   it("is idempotent, ignores case and one trailing dot", () => {
     fc.assert(
       fc.property(fc.domain(), fc.string(), (domain, text) => {
-        expect(DnsName.normalise(DnsName.normalise(text))).toBe(DnsName.normalise(text))
+        const once = DnsName.normalise(text)
+        // Only one dot and the outer spaces go: what is left of `x..` or `x. .` is the name's own, for
+        // the rules to refuse, and a second pass would take it as another trailing dot or space.
+        if (!once.endsWith(".") && once === once.trim()) expect(DnsName.normalise(once)).toBe(once)
         expect(DnsName.normalise(`${domain.toUpperCase()}.`)).toBe(DnsName.normalise(domain))
       })
     )
