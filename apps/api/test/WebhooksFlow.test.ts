@@ -3,9 +3,10 @@
  * (pebble-challtestsrv), with receivers on loopback that verify each delivery's Standard Webhooks
  * signature with the maintained `standardwebhooks` library, as a customer's would:
  * - the API on its embedded default (its own delivery loop) with `PETSTORE_WEBHOOK_ALLOW_PRIVATE=true`:
- *   a domain's whole life reaches the receiver in order, a delivery that fails is retried with the
- *   same `webhook-id` and holds back the later events of its hostname, and a receiver answering 500
- *   three times gets the event on the 4th attempt, each attempt listed;
+ *   a domain's whole life reaches the receiver in order (a CAA record blocking the CA, and its
+ *   clearing by Re-verify, included), a delivery that fails is retried with the same `webhook-id`
+ *   and holds back the later events of its hostname, and a receiver answering 500 three times gets
+ *   the event on the 4th attempt, each attempt listed;
  * - the worker process beside an API on PostgreSQL: a worker killed (SIGKILL) during a delivery loses
  *   no event, another delivers it once the lease expired;
  * - the API with the production default: a name that resolves to loopback is refused at delivery
@@ -39,6 +40,7 @@ import {
   expectError,
   expectOk,
   readyProject,
+  reverify,
   send
 } from "./support/DomainFlow.js"
 import {
@@ -155,6 +157,9 @@ const expectSignatureBinds = (secret: string, request: ReceivedRequest) => {
   ).toThrow()
 }
 
+const certificateProblemCodes = (domain: DomainBody) =>
+  domain.certificate.problems.map((problem) => problem.code)
+
 const withoutTime = ({ at: _at, ...attempt }: AttemptBody) => attempt
 
 const apiWith = (env: Record<string, string>) =>
@@ -235,6 +240,84 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
           // Nothing more comes: every delivery is done.
           yield* Effect.sleep("1 second")
           expect(receiver.requests()).toHaveLength(expectedIds.length)
+        }).pipe(Effect.scoped),
+      120_000
+    )
+
+    it.effect(
+      "a CAA record forbidding the CA reaches the receiver as the problem it makes; removed + Re-verify: the problem cleared, the issue, the removal, in order, signed, nothing else",
+      () =>
+        Effect.gen(function* () {
+          const dns = yield* Challtestsrv
+          const apex = "caa-hooks-flow.com"
+          const hostname = `docs.${apex}`
+          yield* readyProject("caa-hooked")
+          const receiver = yield* startReceiver()
+          const webhook = yield* createWebhook("caa-hooked", { url: receiver.url })
+
+          yield* dns.setCname(hostname, processPlatform.cnameTarget)
+          // The processes' CA is not the one this record allows.
+          yield* dns.addCaa(apex, [{ tag: "issue", value: "other-ca.example" }])
+          expectOk(yield* addDomain("caa-hooked", hostname), 201)
+          const blocked = yield* domainOnce(
+            "caa-hooked",
+            hostname,
+            (domain) => domain.certificate.problems.length > 0,
+            "20 seconds"
+          )
+          expect(blocked.status).toBe("verified")
+          expect(blocked.certificate.status).toBe("pending")
+          expect(certificateProblemCodes(blocked)).toEqual(["caa_blocks_issuer"])
+
+          // The owner is told of the block before doing anything about it.
+          const told = yield* receiver.requestsOnce((got) => got.length >= 3)
+          expect(told.map((request) => eventOf(request).type)).toEqual([
+            "domain.added",
+            "domain.verified",
+            "domain.problems_changed"
+          ])
+          const [, , blockRequest] = told
+          if (blockRequest === undefined) return expect.fail("three deliveries were expected")
+          const block = expectSignedDelivery(webhook.secret, blockRequest)
+          expect(block.data.status).toBe("verified")
+          expect(block.data.certificate.status).toBe("pending")
+          expect(certificateProblemCodes(block.data)).toEqual(["caa_blocks_issuer"])
+          expect(block.data.certificate.problems[0]?.found).toEqual(['0 issue "other-ca.example"'])
+
+          // The owner removes the record and clicks Re-verify.
+          yield* dns.clearCaa(apex)
+          const restarted = expectOk<DomainBody>(yield* reverify("caa-hooked", hostname))
+          expect(restarted.certificate).toMatchObject({ status: "pending", problems: [] })
+          yield* domainOnce(
+            "caa-hooked",
+            hostname,
+            (domain) => domain.certificate.status === "issued",
+            "30 seconds"
+          )
+          expect((yield* send("DELETE", domainPath("caa-hooked", hostname))).status).toBe(204)
+
+          const events = yield* eventsOf("caa-hooked")
+          expect(events.map((event) => event.type)).toEqual([
+            "domain.added",
+            "domain.verified",
+            "domain.problems_changed",
+            "domain.problems_changed",
+            "certificate.issued",
+            "domain.removed"
+          ])
+          const [, , blockedEvent, clearedEvent, issuedEvent] = events
+          expect(blockedEvent?.id).toBe(block.id)
+          expect(clearedEvent?.data.certificate).toMatchObject({ status: "pending", problems: [] })
+          expect(issuedEvent?.data.certificate).toMatchObject({ status: "issued", problems: [] })
+          // Every event once, in the order the API lists them, each signed: nothing else.
+          const requests = yield* receiver.requestsOnce((got) => got.length >= events.length)
+          expect(requests.map(webhookIdOf)).toEqual(events.map((event) => event.id))
+          for (const request of requests) {
+            const event = expectSignedDelivery(webhook.secret, request)
+            expect(event).toEqual(events.find((listed) => listed.id === event.id))
+          }
+          yield* Effect.sleep("1 second")
+          expect(receiver.requests()).toHaveLength(events.length)
         }).pipe(Effect.scoped),
       120_000
     )
