@@ -4,7 +4,7 @@
  * an apex someone else claims says nothing about theirs.
  */
 import type { AccountName } from "@petstore/kernel"
-import { Clock, Effect, Option, Result } from "effect"
+import { DateTime, Effect, Option } from "effect"
 import { applyClaimCheck, type Claim, lapseClaim, newClaim } from "./Claim.js"
 import { ClaimRepository } from "./ClaimRepository.js"
 import type { CustomDomain } from "./CustomDomain.js"
@@ -12,23 +12,19 @@ import { hasLostOwnership, loseOwnership } from "./CustomDomainLifecycle.js"
 import { CustomDomainRepository } from "./CustomDomainRepository.js"
 import { DnsResolver } from "./DnsResolver.js"
 import { ClaimNotFound, InvalidDomainRequest } from "./Errors.js"
-import { hostnameKind, normaliseHostname } from "./Hostname.js"
+import { hostnameKind } from "./Hostname.js"
 import { ownershipLostProblem, ownershipProof } from "./Ownership.js"
 import { OwnershipRepository } from "./OwnershipRepository.js"
-import { PlatformSettings, reservedNamesOf } from "./PlatformSettings.js"
+import { customHostname } from "./PlatformSettings.js"
 
-const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+const now = DateTime.nowAsDate
 
 /** An apex from text: a hostname that is a registrable domain itself (`example.com`, `example.co.uk`). */
 const normaliseApex = (text: string) =>
-  Effect.flatMap(PlatformSettings, (settings) =>
-    Result.match(normaliseHostname(text, reservedNamesOf(settings)), {
-      onFailure: (rule) => Effect.fail(rule),
-      onSuccess: (hostname) =>
-        hostnameKind(hostname) === "apex"
-          ? Effect.succeed(hostname)
-          : Effect.fail("must be a registrable domain such as example.com, not a name under one")
-    })
+  Effect.filterOrFail(
+    customHostname(text),
+    (hostname) => hostnameKind(hostname) === "apex",
+    () => "must be a registrable domain such as example.com, not a name under one"
   )
 
 export interface CreatedClaim {

@@ -4,7 +4,7 @@
  */
 
 import type { AccountName, StorageError } from "@petstore/kernel"
-import { Clock, Duration, Effect, Option, Random, Result, Schema } from "effect"
+import { DateTime, Duration, Effect, Option, Random, Result, Schema } from "effect"
 import { CertificateStore } from "./CertificateIssuer.js"
 import { isRetryable } from "./CertificateLifecycle.js"
 import { ClaimRepository } from "./ClaimRepository.js"
@@ -51,7 +51,7 @@ import {
 import { OwnershipRepository } from "./OwnershipRepository.js"
 import { verdictWithOwnership } from "./OwnershipVerdict.js"
 import { isPaidPlan, type Plan } from "./Plan.js"
-import { PlatformSettings, reservedNamesOf } from "./PlatformSettings.js"
+import { customHostname, PlatformSettings, reservedNamesOf } from "./PlatformSettings.js"
 import {
   Deploy,
   type DeployStatus,
@@ -65,7 +65,7 @@ import {
 import { ProjectRepository } from "./ProjectRepository.js"
 import { verdictFromDns } from "./VerificationVerdict.js"
 
-const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+const now = DateTime.nowAsDate
 
 export const createProject = (account: AccountName, id: ProjectId, plan: Plan) =>
   Effect.gen(function* () {
@@ -143,10 +143,9 @@ export const addDomain = (account: AccountName, id: ProjectId, hostnameText: str
   Effect.gen(function* () {
     const project = yield* findOwnedProject(account, id)
     const settings = yield* PlatformSettings
-    const hostname = yield* Result.match(normaliseHostname(hostnameText, reservedNamesOf(settings)), {
-      onFailure: (rule) => Effect.fail(new InvalidDomainRequest({ message: `hostname: ${rule}` })),
-      onSuccess: Effect.succeed
-    })
+    const hostname = yield* customHostname(hostnameText).pipe(
+      Effect.mapError((rule) => new InvalidDomainRequest({ message: `hostname: ${rule}` }))
+    )
     if (!isPaidPlan(project.plan)) return yield* new PlanRequired()
     if (!hasSucceededDeploy(project)) return yield* new DeployRequired()
     const addedAt = yield* now
@@ -178,12 +177,8 @@ export const addDomain = (account: AccountName, id: ProjectId, hostnameText: str
 const findDomain = (account: AccountName, id: ProjectId, hostnameText: string) =>
   Effect.gen(function* () {
     yield* findOwnedProject(account, id)
-    const settings = yield* PlatformSettings
     const notFound = new DomainNotFound({ hostname: hostnameText })
-    const hostname = yield* Result.match(normaliseHostname(hostnameText, reservedNamesOf(settings)), {
-      onFailure: () => Effect.fail(notFound),
-      onSuccess: Effect.succeed
-    })
+    const hostname = yield* customHostname(hostnameText).pipe(Effect.mapError(() => notFound))
     const found = yield* Effect.flatMap(CustomDomainRepository, (repository) =>
       repository.findInProject(id, hostname)
     )

@@ -17,6 +17,7 @@
  */
 import type { AccountName } from "@petstore/kernel"
 import { Duration, Schema } from "effect"
+import { Hex } from "effect/encoding"
 import { Problem } from "./CustomDomainProblem.js"
 import type { DnsAnswer } from "./DnsAnswer.js"
 import * as DnsName from "./DnsName.js"
@@ -28,6 +29,13 @@ export const OwnershipToken = Schema.String.pipe(
   Schema.annotate({ identifier: "OwnershipToken" })
 )
 export type OwnershipToken = typeof OwnershipToken.Type
+
+/** 16 bytes: the 128 random bits of a token. */
+export const ownershipTokenBytes = 16
+
+/** The token spelt from `randomBytes` (16 of a store's cryptographically secure bytes), as every store spells it. */
+export const ownershipTokenFrom = (randomBytes: Uint8Array): OwnershipToken =>
+  OwnershipToken.make(Hex.encode(randomBytes))
 
 /** The name the TXT record lives at: `_petstore-challenge.<name>`. */
 export const ownershipRecordName = (name: string): string => `_petstore-challenge.${name}`

@@ -3,8 +3,9 @@
  * domains point to, and the identifier of the CA it gets certificates from (what CAA records must
  * name). The application gives them: `PlatformSettings.layer(names)`.
  */
-import { Context, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option, Result } from "effect"
 import * as DnsName from "./DnsName.js"
+import { type Hostname, normaliseHostname } from "./Hostname.js"
 
 export class PlatformSettings extends Context.Service<
   PlatformSettings,
@@ -35,3 +36,15 @@ export const reservedNamesOf = (settings: PlatformSettings["Service"]): Readonly
   const target = Option.getOrElse(DnsName.registrableDomain(settings.cnameTarget), () => settings.cnameTarget)
   return target === settings.platformDomain ? [settings.platformDomain] : [settings.platformDomain, target]
 }
+
+/**
+ * `text` as a custom domain's hostname on this platform (`normaliseHostname` with `reservedNamesOf`),
+ * or the rule it breaks: what the API's bodies and paths name hostnames and apexes with.
+ */
+export const customHostname = (text: string): Effect.Effect<Hostname, string, PlatformSettings> =>
+  Effect.flatMap(PlatformSettings, (settings) =>
+    Result.match(normaliseHostname(text, reservedNamesOf(settings)), {
+      onFailure: Effect.fail,
+      onSuccess: Effect.succeed
+    })
+  )

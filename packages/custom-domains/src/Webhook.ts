@@ -86,6 +86,29 @@ export class Webhook extends Schema.Class<Webhook>("WebhookRecord")(
   }).annotate({ identifier: "WebhookRecord" })
 ) {}
 
+/** 17 bytes: the 130 bits an id spells. */
+export const webhookIdBytes = 17
+/** 32 bytes: what Standard Webhooks libraries expect of a secret. */
+export const webhookSecretBytes = 32
+
+/**
+ * A new webhook at `now`, its id and secret spelt from `randomBytes` (a store's cryptographically
+ * secure source, e.g. `node:crypto`'s), so that every store makes them alike.
+ */
+export const newWebhook = (
+  request: Pick<Webhook, "projectId" | "url" | "events">,
+  now: Date,
+  randomBytes: (size: number) => Uint8Array
+): Webhook =>
+  new Webhook({
+    id: webhookIdFrom(randomBytes(webhookIdBytes)),
+    projectId: request.projectId,
+    url: request.url,
+    events: request.events,
+    secret: webhookSecretFrom(randomBytes(webhookSecretBytes)),
+    createdAt: now
+  })
+
 /** A webhook as its project's owner sees it: never its secret. */
 export const WebhookResource = Schema.Struct(webhookFields).annotate({ identifier: "Webhook" })
 export type WebhookResource = typeof WebhookResource.Type

@@ -196,6 +196,8 @@ export {
   ownershipRecordValue,
   ownershipRequiredProblem,
   ownershipRequirement,
+  ownershipTokenBytes,
+  ownershipTokenFrom,
   recentHoldWindow,
   wildcardProbeName,
   wildcardProblem
@@ -242,6 +244,7 @@ export {
   createdWebhookResource,
   DeliveryAttempt,
   DeliveryAttemptStatus,
+  newWebhook,
   Webhook,
   WebhookDelivery,
   type WebhookDeliveryKey,
@@ -250,8 +253,10 @@ export {
   WebhookId,
   WebhookResource,
   WebhookSecret,
+  webhookIdBytes,
   webhookIdFrom,
   webhookResource,
+  webhookSecretBytes,
   webhookSecretFrom
 } from "./Webhook.js"
 export {

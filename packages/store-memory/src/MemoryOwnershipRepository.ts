@@ -5,7 +5,13 @@
  * stored first.
  */
 import { randomBytes } from "node:crypto"
-import { type HostnameRelease, OwnershipRepository, OwnershipToken } from "@petstore/custom-domains"
+import {
+  type HostnameRelease,
+  OwnershipRepository,
+  type OwnershipToken,
+  ownershipTokenBytes,
+  ownershipTokenFrom
+} from "@petstore/custom-domains"
 import type { AccountName } from "@petstore/kernel"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
 
@@ -19,7 +25,7 @@ interface Release {
 const keyOf = (account: AccountName, name: string): string => `${account}\n${name}`
 
 const freshToken: Effect.Effect<OwnershipToken> = Effect.sync(() =>
-  OwnershipToken.make(randomBytes(16).toString("hex"))
+  ownershipTokenFrom(randomBytes(ownershipTokenBytes))
 )
 
 export const make: Effect.Effect<OwnershipRepository["Service"]> = Effect.gen(function* () {

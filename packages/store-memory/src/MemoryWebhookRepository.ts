@@ -6,12 +6,11 @@
  */
 import { randomBytes } from "node:crypto"
 import {
+  newWebhook,
   type ProjectId,
-  Webhook,
+  type Webhook,
   type WebhookId,
-  WebhookRepository,
-  webhookIdFrom,
-  webhookSecretFrom
+  WebhookRepository
 } from "@petstore/custom-domains"
 import { Effect, HashMap, Layer, Option, Order, Ref } from "effect"
 import {
@@ -21,11 +20,6 @@ import {
   type StoredWebhook,
   webhooksOf
 } from "./MemoryDomainTable.js"
-
-/** 17 bytes: the 130 bits an id spells. */
-const idBytes = 17
-/** 32 bytes: what Standard Webhooks libraries expect of a secret. */
-const secretBytes = 32
 
 /** Newest first: by when they were made, then by when they were recorded. */
 const newestFirst: Order.Order<RecordedAttempt> = Order.flip(
@@ -50,17 +44,7 @@ export const make: Effect.Effect<WebhookRepository["Service"], never, MemoryDoma
     return WebhookRepository.of({
       insert: ({ events, projectId, url }, now) =>
         Effect.flatMap(
-          Effect.sync(
-            () =>
-              new Webhook({
-                id: webhookIdFrom(randomBytes(idBytes)),
-                projectId,
-                url,
-                events,
-                secret: webhookSecretFrom(randomBytes(secretBytes)),
-                createdAt: now
-              })
-          ),
+          Effect.sync(() => newWebhook({ projectId, url, events }, now, randomBytes)),
           (webhook) =>
             Ref.modify(table, (current): [Webhook, DomainTable] => [
               webhook,

@@ -6,7 +6,12 @@
  * `hostname_releases` keeps the latest release per account and hostname.
  */
 import { randomBytes } from "node:crypto"
-import { OwnershipRepository, OwnershipToken } from "@petstore/custom-domains"
+import {
+  OwnershipRepository,
+  OwnershipToken,
+  ownershipTokenBytes,
+  ownershipTokenFrom
+} from "@petstore/custom-domains"
 import { AccountName } from "@petstore/kernel"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
@@ -51,7 +56,7 @@ export const make: Effect.Effect<OwnershipRepository["Service"], never, SqlClien
 
     return OwnershipRepository.of({
       tokenFor: (account, name) =>
-        Effect.sync(() => OwnershipToken.make(randomBytes(16).toString("hex"))).pipe(
+        Effect.sync(() => ownershipTokenFrom(randomBytes(ownershipTokenBytes))).pipe(
           Effect.flatMap((token) => offerToken({ account, name, token })),
           Effect.andThen(storedToken({ account, name })),
           Effect.map(({ token }) => token),

@@ -12,13 +12,12 @@ import { randomBytes } from "node:crypto"
 import {
   DeliveryAttempt,
   DeliveryAttemptStatus,
+  newWebhook,
   ProjectId,
   Webhook,
   WebhookEvents,
   WebhookId,
-  WebhookRepository,
-  webhookIdFrom,
-  webhookSecretFrom
+  WebhookRepository
 } from "@petstore/custom-domains"
 import { Effect, Layer, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
@@ -68,11 +67,6 @@ const DeliveryAttemptFromRow = AttemptRow.pipe(
 )
 
 const WebhookKey = Schema.Struct({ projectId: ProjectId, id: WebhookId })
-
-/** 17 bytes: the 130 bits an id spells. */
-const idBytes = 17
-/** 32 bytes: what Standard Webhooks libraries expect of a secret. */
-const secretBytes = 32
 
 export const make: Effect.Effect<WebhookRepository["Service"], never, SqlClient.SqlClient> = Effect.gen(
   function* () {
@@ -136,18 +130,9 @@ export const make: Effect.Effect<WebhookRepository["Service"], never, SqlClient.
 
     return WebhookRepository.of({
       insert: ({ events, projectId, url }, now) =>
-        Effect.suspend(() =>
-          insert(
-            new Webhook({
-              id: webhookIdFrom(randomBytes(idBytes)),
-              projectId,
-              url,
-              events,
-              secret: webhookSecretFrom(randomBytes(secretBytes)),
-              createdAt: now
-            })
-          )
-        ).pipe(storageOperation("WebhookRepository.insert")),
+        Effect.suspend(() => insert(newWebhook({ projectId, url, events }, now, randomBytes))).pipe(
+          storageOperation("WebhookRepository.insert")
+        ),
       listByProject: (projectId) =>
         listByProject(projectId).pipe(storageOperation("WebhookRepository.listByProject")),
       find: (projectId, id) => find({ projectId, id }).pipe(storageOperation("WebhookRepository.find")),
