@@ -205,7 +205,7 @@ export {
 export { OwnershipRepository } from "./OwnershipRepository.js"
 export { type OwnershipObservation, type OwnershipOutcome, verdictWithOwnership } from "./OwnershipVerdict.js"
 export { isPaidPlan, Plan } from "./Plan.js"
-export { PlatformSettings, reservedNamesOf } from "./PlatformSettings.js"
+export { customHostname, PlatformSettings, reservedNamesOf } from "./PlatformSettings.js"
 export {
   Deploy,
   DeployStatus,
