@@ -95,7 +95,8 @@ const MemoryDomains = Layer.succeed(
           all().find((domain) => domain.hostname === hostname && domain.status === "verified")
         )
       ),
-    listByHostname: (hostname) => Effect.sync(() => all().filter((domain) => domain.hostname === hostname)),
+    listByHostnames: (hostnames) =>
+      Effect.sync(() => all().filter((domain) => hostnames.includes(domain.hostname))),
     listAtOrUnder: (apex) =>
       Effect.sync(() => all().filter((domain) => DnsName.isAtOrUnder(domain.hostname, apex))),
     listByProject: (projectId) => Effect.sync(() => all().filter((domain) => domain.projectId === projectId)),
@@ -124,7 +125,7 @@ const MemoryClaims = Layer.succeed(
     findOwned: (account, apex) =>
       Effect.sync(() => Option.fromNullishOr(claims.get(claimKey({ account, apex })))),
     listByAccount: (account) => Effect.sync(() => claimsWhere((claim) => claim.account === account)),
-    listByApex: (apex) => Effect.sync(() => claimsWhere((claim) => claim.apex === apex)),
+    listByApexes: (apexes) => Effect.sync(() => claimsWhere((claim) => apexes.includes(claim.apex))),
     update: (claim) => Effect.sync(() => storeClaim(claim, true)),
     remove: (account, apex) => Effect.sync(() => claims.delete(claimKey({ account, apex }))),
     claimDue: (now, limit) =>
@@ -155,10 +156,10 @@ const MemoryOwnership = Layer.succeed(
       }),
     recordRelease: (account, hostname, releasedAt) =>
       Effect.sync(() => void releases.set(`${account} ${hostname}`, { hostname, account, releasedAt })),
-    releasesSince: (hostname, since) =>
+    releasesSince: (hostnames, since) =>
       Effect.sync(() =>
         [...releases.values()].filter(
-          (release) => release.hostname === hostname && release.releasedAt.getTime() > since.getTime()
+          (release) => hostnames.includes(release.hostname) && release.releasedAt.getTime() > since.getTime()
         )
       )
   })

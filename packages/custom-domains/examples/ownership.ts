@@ -22,7 +22,7 @@ const rival = AccountName.make("rival")
 const token = OwnershipToken.make("5f0c2a9e7b3d41c8a6e2f0b9d7c5a3e1")
 const now = new Date("2026-11-26T09:00:00Z")
 const releasedDaysAgo = (days: number) => [
-  { account: rival, releasedAt: new Date(now.getTime() - days * 86_400_000) }
+  { account: rival, hostname: "docs.example.com", releasedAt: new Date(now.getTime() - days * 86_400_000) }
 ]
 
 // Nobody else; another account has the name; it let the verified name go 10 days ago; 31 days ago.

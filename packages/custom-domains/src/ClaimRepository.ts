@@ -20,8 +20,10 @@ export class ClaimRepository extends Context.Service<
     ) => Effect.Effect<Option.Option<Claim>, StorageError>
     /** An account's claims, oldest first. */
     readonly listByAccount: (account: AccountName) => Effect.Effect<ReadonlyArray<Claim>, StorageError>
-    /** Every account's claims of `apex`. */
-    readonly listByApex: (apex: Hostname) => Effect.Effect<ReadonlyArray<Claim>, StorageError>
+    /** Every account's claims of one of these apexes, oldest first. */
+    readonly listByApexes: (
+      apexes: ReadonlyArray<Hostname>
+    ) => Effect.Effect<ReadonlyArray<Claim>, StorageError>
     /** Replaces the stored claim (same account and apex), ending any lease; false when it is gone. */
     readonly update: (claim: Claim) => Effect.Effect<boolean, StorageError>
     /** False when the account had no claim of this apex. */

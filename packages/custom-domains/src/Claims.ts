@@ -83,7 +83,7 @@ export const checkClaim = (claim: Claim) =>
     if (checked.status !== "verified") return { claim: checked, rivals: [], losers: [] } satisfies ClaimCheck
     const [claims, domains] = yield* Effect.all(
       [
-        Effect.flatMap(ClaimRepository, (repository) => repository.listByApex(claim.apex)),
+        Effect.flatMap(ClaimRepository, (repository) => repository.listByApexes([claim.apex])),
         Effect.flatMap(CustomDomainRepository, (repository) => repository.listAtOrUnder(claim.apex))
       ],
       { concurrency: "unbounded" }

@@ -114,6 +114,12 @@ export const workDueAt = (domain: CustomDomain): Date | null => {
   return times.length === 0 ? null : new Date(Math.min(...times.map((time) => time.getTime())))
 }
 
+/** Whether `domain`'s verification check is due at `now` (epoch milliseconds). */
+export const isCheckDue = (domain: CustomDomain, now: number): boolean => {
+  const { nextCheckAt } = domain.verification
+  return nextCheckAt !== null && nextCheckAt.getTime() <= now
+}
+
 /** The record the owner must create: CNAME for a subdomain, ALIAS (or ANAME) at an apex. */
 export const dnsInstruction = (
   hostname: Hostname,

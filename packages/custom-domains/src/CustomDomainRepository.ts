@@ -31,8 +31,13 @@ export class CustomDomainRepository extends Context.Service<
     ) => Effect.Effect<Option.Option<CustomDomain>, StorageError>
     /** The verified domain with this hostname, if any (the one the edge serves). */
     readonly findVerified: (hostname: Hostname) => Effect.Effect<Option.Option<CustomDomain>, StorageError>
-    /** Every account's domains with this hostname, oldest first. */
-    readonly listByHostname: (hostname: Hostname) => Effect.Effect<ReadonlyArray<CustomDomain>, StorageError>
+    /**
+     * Every account's domains with one of these hostnames, oldest first: one read for a whole worker
+     * round's ownership facts.
+     */
+    readonly listByHostnames: (
+      hostnames: ReadonlyArray<Hostname>
+    ) => Effect.Effect<ReadonlyArray<CustomDomain>, StorageError>
     /** Every account's domains at or under `apex` (the names a claim of it covers). */
     readonly listAtOrUnder: (apex: Hostname) => Effect.Effect<ReadonlyArray<CustomDomain>, StorageError>
     /** A project's domains, in the order they were added. */

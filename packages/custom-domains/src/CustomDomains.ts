@@ -4,7 +4,7 @@
  */
 
 import type { AccountName, StorageError } from "@petstore/kernel"
-import { DateTime, Duration, Effect, Option, Random, Result, Schema } from "effect"
+import { Array as Arr, DateTime, Duration, Effect, Option, Predicate, Random, Result, Schema } from "effect"
 import { CertificateStore } from "./CertificateIssuer.js"
 import { isRetryable } from "./CertificateLifecycle.js"
 import { ClaimRepository } from "./ClaimRepository.js"
@@ -41,6 +41,7 @@ import { Hostname, normaliseHostname } from "./Hostname.js"
 import { requestCertificate } from "./IssuanceSchedule.js"
 import {
   needsRecord,
+  type OwnershipFacts,
   ownershipLostProblem,
   ownershipProof,
   ownershipRequirement,
@@ -120,24 +121,58 @@ export const listDomains = (account: AccountName, id: ProjectId) =>
     return { domains, config: yield* configOf(id) }
   })
 
-/** What the ownership rules read about `hostname` (see `Ownership`). */
-export const ownershipFactsOf = (hostname: Hostname) =>
+/** A hostname's domains (every account's) and what the ownership rules read about it (see `Ownership`). */
+export interface HostnameOwnership {
+  readonly domains: ReadonlyArray<CustomDomain>
+  readonly facts: OwnershipFacts
+}
+
+const apexOf = (hostname: Hostname): Hostname | undefined =>
+  Option.getOrUndefined(Option.map(DnsName.registrableDomain(hostname), Hostname.make))
+
+/**
+ * What the ownership rules read about each of `hostnames`, in one query per store whatever their
+ * number: a worker round reads its checks' facts at once instead of three queries a domain. The
+ * answer is for those hostnames only.
+ */
+export const ownershipFactsOf = (hostnames: ReadonlyArray<Hostname>) =>
   Effect.gen(function* () {
-    const domains = yield* CustomDomainRepository
     const since = new Date((yield* now).getTime() - Duration.toMillis(recentHoldWindow))
-    const apex = DnsName.registrableDomain(hostname)
-    const [holders, releases, claims] = yield* Effect.all(
-      [
-        domains.listByHostname(hostname),
-        Effect.flatMap(OwnershipRepository, (ownership) => ownership.releasesSince(hostname, since)),
-        Option.isSome(apex)
-          ? Effect.flatMap(ClaimRepository, (claims) => claims.listByApex(Hostname.make(apex.value)))
-          : Effect.succeed([])
-      ],
-      { concurrency: "unbounded" }
-    )
-    return { domains: holders, facts: { holders: holders.map((domain) => domain.account), releases, claims } }
+    const names = Arr.dedupe(hostnames)
+    const apexes = Arr.dedupe(Arr.filter(names.map(apexOf), Predicate.isNotUndefined))
+    const [holders, releases, claims] =
+      names.length === 0
+        ? [[], [], []]
+        : yield* Effect.all(
+            [
+              Effect.flatMap(CustomDomainRepository, (domains) => domains.listByHostnames(names)),
+              Effect.flatMap(OwnershipRepository, (ownership) => ownership.releasesSince(names, since)),
+              apexes.length === 0
+                ? Effect.succeed([])
+                : Effect.flatMap(ClaimRepository, (repository) => repository.listByApexes(apexes))
+            ],
+            { concurrency: "unbounded" }
+          )
+    const domainsOf = Arr.groupBy(holders, (domain) => domain.hostname)
+    const releasesOf = Arr.groupBy(releases, (release) => release.hostname)
+    const claimsOf = Arr.groupBy(claims, (claim) => claim.apex)
+    return (hostname: Hostname): HostnameOwnership => {
+      const domains = domainsOf[hostname] ?? []
+      const apex = apexOf(hostname)
+      return {
+        domains,
+        facts: {
+          holders: domains.map((domain) => domain.account),
+          releases: releasesOf[hostname] ?? [],
+          claims: apex === undefined ? [] : (claimsOf[apex] ?? [])
+        }
+      }
+    }
   })
+
+/** What the ownership rules read about one hostname. */
+export const ownershipOf = (hostname: Hostname) =>
+  Effect.map(ownershipFactsOf([hostname]), (ownershipFor) => ownershipFor(hostname))
 
 export const addDomain = (account: AccountName, id: ProjectId, hostnameText: string) =>
   Effect.gen(function* () {
@@ -149,7 +184,7 @@ export const addDomain = (account: AccountName, id: ProjectId, hostnameText: str
     if (!isPaidPlan(project.plan)) return yield* new PlanRequired()
     if (!hasSucceededDeploy(project)) return yield* new DeployRequired()
     const addedAt = yield* now
-    const { domains: others, facts } = yield* ownershipFactsOf(hostname)
+    const { domains: others, facts } = yield* ownershipOf(hostname)
     const requirement = ownershipRequirement(account, facts, addedAt)
     if (requirement._tag === "ClaimedByOther") return yield* new DomainClaimed({ hostname })
     const token = yield* Effect.flatMap(OwnershipRepository, (ownership) =>
@@ -235,14 +270,15 @@ export interface DomainCheck {
 }
 
 /**
- * Asks DNS about a domain and applies the verdict with the ownership rules (pure rules, observed
- * through the ports). When the domain proves ownership, the other accounts' domains with its hostname
- * lose it; when another account's proved claim covers it, it loses itself.
+ * Asks DNS about a domain and applies the verdict with the ownership rules to it and `ownership`, its
+ * hostname's (pure rules, observed through the ports). When the domain proves ownership, the other
+ * accounts' domains with its hostname lose it; when another account's proved claim covers it, it
+ * loses itself.
  */
-export const checkDomain = (domain: CustomDomain) =>
+export const checkDomain = (domain: CustomDomain, ownership: HostnameOwnership) =>
   Effect.gen(function* () {
     const checkedAt = yield* now
-    const { domains: holders, facts } = yield* ownershipFactsOf(domain.hostname)
+    const { domains: holders, facts } = ownership
     const requirement = ownershipRequirement(domain.account, facts, checkedAt)
     if (requirement._tag === "ClaimedByOther") {
       const lost = ownershipLostProblem(domain.hostname, "claimed", requirement.apex)
@@ -298,7 +334,7 @@ const save = (domain: CustomDomain) =>
 export const verifyNow = (account: AccountName, id: ProjectId, hostnameText: string) =>
   Effect.gen(function* () {
     const domain = restartVerificationWindow(yield* findDomain(account, id, hostnameText), yield* now)
-    const check = yield* checkDomain(domain)
+    const check = yield* checkDomain(domain, yield* ownershipOf(domain.hostname))
     yield* storeLosers(check)
     return yield* save(check.domain)
   })
@@ -325,7 +361,10 @@ export const reverifyDomain = (account: AccountName, id: ProjectId, hostnameText
       })
     }
     const checkedAt = yield* now
-    const check = yield* checkDomain(restartVerificationWindow(domain, checkedAt))
+    const check = yield* checkDomain(
+      restartVerificationWindow(domain, checkedAt),
+      yield* ownershipOf(domain.hostname)
+    )
     yield* storeLosers(check)
     const checked = check.domain
     return yield* save(checked.status === "verified" ? requestCertificate(checked, checkedAt) : checked)

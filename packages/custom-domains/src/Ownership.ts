@@ -68,6 +68,7 @@ export const recentHoldWindow = Duration.days(30)
 /** Another account's hold on a hostname that it has let go (removed while verified). */
 export interface HostnameRelease {
   readonly account: AccountName
+  readonly hostname: string
   readonly releasedAt: Date
 }
 

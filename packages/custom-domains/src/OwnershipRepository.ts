@@ -21,9 +21,9 @@ export class OwnershipRepository extends Context.Service<
       hostname: string,
       at: Date
     ) => Effect.Effect<void, StorageError>
-    /** Every account's latest release of `hostname` after `since`. */
+    /** Every account's latest release of each of `hostnames` after `since`. */
     readonly releasesSince: (
-      hostname: string,
+      hostnames: ReadonlyArray<string>,
       since: Date
     ) => Effect.Effect<ReadonlyArray<HostnameRelease>, StorageError>
   }

@@ -490,6 +490,45 @@ describe("checkDueCustomDomains", () => {
     }).pipe(Effect.provide(fakeWorld))
   )
 
+  it.effect("reads the ownership facts of the round's checks at once, and of those only", () =>
+    Effect.gen(function* () {
+      const world = yield* FakeWorld
+      yield* threeDueOneNot
+      const before = (yield* world.holderReads).length
+      yield* checkDueCustomDomains(options)
+      expect((yield* world.holderReads).slice(before)).toStrictEqual([
+        ["a.example.com", "b.example.com", "example.org"]
+      ])
+      // A round of certificate work only (b verified, its order due at once) reads none.
+      yield* world.setDns("b.example.com", cnameToTarget)
+      yield* TestClock.adjust("1 hour")
+      yield* checkDueCustomDomains(options)
+      const afterChecks = (yield* world.holderReads).length
+      expect(yield* checkDueCustomDomains(options)).toStrictEqual({ claimed: 1, completed: 1, abandoned: 0 })
+      expect(yield* world.ordersOpened).toStrictEqual(["b.example.com"])
+      expect((yield* world.holderReads).length).toBe(afterChecks)
+    }).pipe(Effect.provide(fakeWorld))
+  )
+
+  it.effect("gives every lease back when the round's ownership facts cannot be read", () =>
+    Effect.gen(function* () {
+      const world = yield* FakeWorld
+      yield* threeDueOneNot
+      yield* world.failHolderReads
+      const failure = yield* Effect.flip(checkDueCustomDomains(options))
+      expect(failure._tag).toBe("StorageError")
+      for (const hostname of ["a.example.com", "b.example.com", "example.org"]) {
+        expect(yield* world.leaseOf(hostname)).toBeNull()
+        expect(Option.getOrThrow(yield* world.storedDomain(hostname)).verification.lastCheckedAt).toBeNull()
+      }
+      expect([...(yield* world.releases)].sort()).toStrictEqual([
+        "a.example.com",
+        "b.example.com",
+        "example.org"
+      ])
+    }).pipe(Effect.provide(fakeWorld))
+  )
+
   it.effect("counts a check whose completion returns false (domain removed meanwhile) as abandoned", () =>
     Effect.gen(function* () {
       const world = yield* FakeWorld

@@ -48,7 +48,9 @@ describe("a dangling record (the owner removed the domain and left the CNAME)", 
       yield* TestClock.adjust("1 hour")
       const releasedAt = yield* nowDate
       yield* removeDomain(acme, handbook, docs)
-      expect(yield* world.hostnameReleases(docs)).toStrictEqual([{ account: acme, releasedAt }])
+      expect(yield* world.hostnameReleases(docs)).toStrictEqual([
+        { account: acme, hostname: docs, releasedAt }
+      ])
 
       yield* TestClock.adjust("1 day")
       const added = yield* addDomain(rival, guide, docs)
@@ -233,7 +235,9 @@ describe("removeDomain of a contested name", () => {
         const removedAt = yield* nowDate
         yield* removeDomain(acme, handbook, docs)
         expect(yield* world.storedCertificate(docs)).toStrictEqual(Option.none())
-        expect(yield* world.hostnameReleases(docs)).toStrictEqual([{ account: acme, releasedAt: removedAt }])
+        expect(yield* world.hostnameReleases(docs)).toStrictEqual([
+          { account: acme, hostname: docs, releasedAt: removedAt }
+        ])
         expect(yield* resolveEdge(docs)).toStrictEqual(none)
       }).pipe(Effect.provide(fakeWorld))
   )

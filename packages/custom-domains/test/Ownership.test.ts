@@ -30,6 +30,7 @@ const acme = AccountName.make("acme")
 const rival = AccountName.make("rival")
 const token = OwnershipToken.make("0123456789abcdef0123456789abcdef")
 const apex = Hostname.make("example.com")
+const hostname = "docs.example.com"
 const value = `petstore-verification=${token}`
 
 const pendingClaim = (account: AccountName): Claim => newClaim(account, apex, token, ago(day))
@@ -103,7 +104,8 @@ describe("ownershipRequirement", () => {
   it("rule 2: requires the record while another account's release is less than 30 days old", () => {
     const window = Duration.toMillis(recentHoldWindow)
     expect(window).toBe(30 * day)
-    const releasedAt = (millis: number) => facts({ releases: [{ account: rival, releasedAt: ago(millis) }] })
+    const releasedAt = (millis: number) =>
+      facts({ releases: [{ account: rival, hostname, releasedAt: ago(millis) }] })
     expect(ownershipRequirement(acme, releasedAt(0), now)._tag).toBe("Required")
     expect(ownershipRequirement(acme, releasedAt(29 * day), now)._tag).toBe("Required")
     expect(ownershipRequirement(acme, releasedAt(window - 1), now)._tag).toBe("Required")
@@ -112,7 +114,7 @@ describe("ownershipRequirement", () => {
   })
 
   it("rule 2: the account's own release does not contest the name", () => {
-    const ownRelease = facts({ releases: [{ account: acme, releasedAt: ago(day) }] })
+    const ownRelease = facts({ releases: [{ account: acme, hostname, releasedAt: ago(day) }] })
     expect(ownershipRequirement(acme, ownRelease, now)._tag).toBe("NotRequired")
   })
 
@@ -139,7 +141,7 @@ describe("ownershipRequirement", () => {
   it("the account's own proved claim is proof, however contested the name is", () => {
     const contested = facts({
       holders: [acme, rival],
-      releases: [{ account: rival, releasedAt: ago(day) }],
+      releases: [{ account: rival, hostname, releasedAt: ago(day) }],
       claims: [pendingClaim(rival), provedClaim(acme)]
     })
     expect(ownershipRequirement(acme, contested, now)).toStrictEqual({

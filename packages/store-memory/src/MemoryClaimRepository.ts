@@ -79,7 +79,7 @@ export const make: Effect.Effect<ClaimRepository["Service"]> = Effect.map(
           Option.map(HashMap.get(claims, keyOf(account, apex)), (stored) => stored.claim)
         ),
       listByAccount: (account) => select((claim) => claim.account === account),
-      listByApex: (apex) => select((claim) => claim.apex === apex),
+      listByApexes: (apexes) => select((claim) => apexes.includes(claim.apex)),
       update: (claim) => replaceIf(claim, () => true),
       remove: (account, apex) =>
         Ref.modify(table, (current): [boolean, ClaimTable] => {

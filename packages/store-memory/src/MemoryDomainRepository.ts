@@ -123,9 +123,9 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, Memor
           select((domain) => domain.hostname === hostname && domain.status === "verified", lastVerifiedFirst),
           (found) => Option.fromNullishOr(found[0]?.domain)
         ),
-      listByHostname: (hostname) =>
+      listByHostnames: (hostnames) =>
         Effect.map(
-          select((domain) => domain.hostname === hostname),
+          select((domain) => hostnames.includes(domain.hostname)),
           (found) => found.map((stored) => stored.domain)
         ),
       listAtOrUnder: (apex) =>

@@ -15,12 +15,6 @@ import {
 import type { AccountName } from "@petstore/kernel"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
 
-interface Release {
-  readonly account: AccountName
-  readonly hostname: string
-  readonly releasedAt: Date
-}
-
 // Neither an account name nor a DNS name has a line break, so the pair's text names it alone.
 const keyOf = (account: AccountName, name: string): string => `${account}\n${name}`
 
@@ -30,7 +24,7 @@ const freshToken: Effect.Effect<OwnershipToken> = Effect.sync(() =>
 
 export const make: Effect.Effect<OwnershipRepository["Service"]> = Effect.gen(function* () {
   const tokens = yield* Ref.make(HashMap.empty<string, OwnershipToken>())
-  const releases = yield* Ref.make(HashMap.empty<string, Release>())
+  const releases = yield* Ref.make(HashMap.empty<string, HostnameRelease>())
   return OwnershipRepository.of({
     tokenFor: (account, name) =>
       Effect.flatMap(freshToken, (fresh) =>
@@ -48,14 +42,14 @@ export const make: Effect.Effect<OwnershipRepository["Service"]> = Effect.gen(fu
           ? current
           : HashMap.set(current, key, { account, hostname, releasedAt: at })
       }),
-    releasesSince: (hostname, since) =>
+    releasesSince: (hostnames, since) =>
       Effect.map(Ref.get(releases), (current) =>
         [...HashMap.values(current)]
           .filter(
-            (release) => release.hostname === hostname && release.releasedAt.getTime() > since.getTime()
+            (release) =>
+              hostnames.includes(release.hostname) && release.releasedAt.getTime() > since.getTime()
           )
           .sort((a, b) => a.releasedAt.getTime() - b.releasedAt.getTime())
-          .map((release): HostnameRelease => ({ account: release.account, releasedAt: release.releasedAt }))
       )
   })
 })

@@ -110,10 +110,13 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
       execute: (account) => sql`select ${columns} from claims where account = ${account} order by position`
     })
 
-    const listByApex = SqlSchema.findAll({
-      Request: Hostname,
+    const listByApexes = SqlSchema.findAll({
+      Request: Schema.Array(Hostname),
       Result: ClaimFromRow,
-      execute: (apex) => sql`select ${columns} from claims where apex = ${apex} order by position`
+      execute: (apexes) => sql`
+        select ${columns} from claims
+        where apex in (select jsonb_array_elements_text(${JSON.stringify(apexes)}::jsonb))
+        order by position`
     })
 
     const update = SqlSchema.findAll({
@@ -171,7 +174,7 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
         findOwned({ account, apex }).pipe(storageOperation("ClaimRepository.findOwned")),
       listByAccount: (account) =>
         listByAccount(account).pipe(storageOperation("ClaimRepository.listByAccount")),
-      listByApex: (apex) => listByApex(apex).pipe(storageOperation("ClaimRepository.listByApex")),
+      listByApexes: (apexes) => listByApexes(apexes).pipe(storageOperation("ClaimRepository.listByApexes")),
       update: (claim) =>
         update(claim).pipe(
           Effect.map((rows) => rows.length > 0),

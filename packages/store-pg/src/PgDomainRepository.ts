@@ -320,11 +320,13 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
         limit 1`
     })
 
-    const listByHostname = SqlSchema.findAll({
-      Request: Hostname,
+    const listByHostnames = SqlSchema.findAll({
+      Request: Schema.Array(Hostname),
       Result: CustomDomainFromRow,
-      execute: (hostname) => sql`
-        select ${columns} from custom_domains where hostname = ${hostname} order by position`
+      execute: (hostnames) => sql`
+        select ${columns} from custom_domains
+        where hostname in (select jsonb_array_elements_text(${JSON.stringify(hostnames)}::jsonb))
+        order by position`
     })
 
     // A suffix compared as text, not a LIKE pattern: the apex's own characters match only themselves.
@@ -416,8 +418,8 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
         findInProject({ projectId, hostname }).pipe(storageOperation("CustomDomainRepository.findInProject")),
       findVerified: (hostname) =>
         findVerified(hostname).pipe(storageOperation("CustomDomainRepository.findVerified")),
-      listByHostname: (hostname) =>
-        listByHostname(hostname).pipe(storageOperation("CustomDomainRepository.listByHostname")),
+      listByHostnames: (hostnames) =>
+        listByHostnames(hostnames).pipe(storageOperation("CustomDomainRepository.listByHostnames")),
       listAtOrUnder: (apex) =>
         listAtOrUnder(apex).pipe(storageOperation("CustomDomainRepository.listAtOrUnder")),
       listByProject: (projectId) =>

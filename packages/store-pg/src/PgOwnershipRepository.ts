@@ -46,11 +46,12 @@ export const make: Effect.Effect<OwnershipRepository["Service"], never, SqlClien
     })
 
     const releasesSince = SqlSchema.findAll({
-      Request: Schema.Struct({ hostname: Schema.String, since: Schema.Date }),
-      Result: Schema.Struct({ account: AccountName, releasedAt: Schema.Date }),
-      execute: ({ hostname, since }) => sql`
-        select account, released_at as "releasedAt" from hostname_releases
-        where hostname = ${hostname} and released_at > ${since}
+      Request: Schema.Struct({ hostnames: Schema.Array(Schema.String), since: Schema.Date }),
+      Result: Schema.Struct({ account: AccountName, hostname: Schema.String, releasedAt: Schema.Date }),
+      execute: ({ hostnames, since }) => sql`
+        select account, hostname, released_at as "releasedAt" from hostname_releases
+        where hostname in (select jsonb_array_elements_text(${JSON.stringify(hostnames)}::jsonb))
+          and released_at > ${since}
         order by released_at`
     })
 
@@ -64,8 +65,8 @@ export const make: Effect.Effect<OwnershipRepository["Service"], never, SqlClien
         ),
       recordRelease: (account, hostname, at) =>
         recordRelease({ account, hostname, at }).pipe(storageOperation("OwnershipRepository.recordRelease")),
-      releasesSince: (hostname, since) =>
-        releasesSince({ hostname, since }).pipe(storageOperation("OwnershipRepository.releasesSince"))
+      releasesSince: (hostnames, since) =>
+        releasesSince({ hostnames, since }).pipe(storageOperation("OwnershipRepository.releasesSince"))
     })
   }
 )

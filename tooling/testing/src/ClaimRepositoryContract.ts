@@ -103,26 +103,35 @@ export const claimRepositoryTests = (it: Vitest.MethodsNonLive<ClaimRepository>)
     })
   )
 
-  it.effect("several accounts may claim one apex: listByApex has them all, listByAccount only its own", () =>
-    Effect.gen(function* () {
-      const claims = yield* ClaimRepository
-      const apex = yield* freshHostname("apex")
-      const [a, b] = [yield* freshAccount, yield* freshAccount]
-      const mine = yield* freshClaim(later(t0, 1), a, apex)
-      const theirs = provedAt(yield* freshClaim(later(t0, 2), b, apex), later(t0, minute))
-      const mineToo = yield* freshClaim(later(t0, 3), a)
-      const elsewhere = yield* freshClaim(later(t0, 4), b)
-      for (const claim of [mine, theirs, mineToo, elsewhere]) expect(yield* claims.insert(claim)).toBe(true)
+  it.effect(
+    "several accounts may claim one apex: listByApexes has them all, listByAccount only its own",
+    () =>
+      Effect.gen(function* () {
+        const claims = yield* ClaimRepository
+        const apex = yield* freshHostname("apex")
+        const [a, b] = [yield* freshAccount, yield* freshAccount]
+        const mine = yield* freshClaim(later(t0, 1), a, apex)
+        const theirs = provedAt(yield* freshClaim(later(t0, 2), b, apex), later(t0, minute))
+        const mineToo = yield* freshClaim(later(t0, 3), a)
+        const elsewhere = yield* freshClaim(later(t0, 4), b)
+        for (const claim of [mine, theirs, mineToo, elsewhere]) expect(yield* claims.insert(claim)).toBe(true)
 
-      expect(
-        [...(yield* claims.listByApex(apex)).map(fields)].sort((x, y) => keyOf(x).localeCompare(keyOf(y)))
-      ).toEqual([fields(mine), fields(theirs)].sort((x, y) => keyOf(x).localeCompare(keyOf(y))))
-      // An account's claims, oldest first.
-      expect((yield* claims.listByAccount(a)).map(fields)).toEqual([fields(mine), fields(mineToo)])
-      expect((yield* claims.listByAccount(b)).map(fields)).toEqual([fields(theirs), fields(elsewhere)])
-      expect(yield* claims.listByAccount(yield* freshAccount)).toEqual([])
-      expect(yield* claims.listByApex(yield* freshHostname("apex"))).toEqual([])
-    })
+        expect(
+          [...(yield* claims.listByApexes([apex])).map(fields)].sort((x, y) =>
+            keyOf(x).localeCompare(keyOf(y))
+          )
+        ).toEqual([fields(mine), fields(theirs)].sort((x, y) => keyOf(x).localeCompare(keyOf(y))))
+        // An account's claims, oldest first.
+        expect((yield* claims.listByAccount(a)).map(fields)).toEqual([fields(mine), fields(mineToo)])
+        expect((yield* claims.listByAccount(b)).map(fields)).toEqual([fields(theirs), fields(elsewhere)])
+        expect(yield* claims.listByAccount(yield* freshAccount)).toEqual([])
+        expect(yield* claims.listByApexes([yield* freshHostname("apex")])).toEqual([])
+        // Several apexes at once: each one's claims, oldest first; none asked, none answered.
+        expect((yield* claims.listByApexes([elsewhere.apex, apex])).map(fields)).toEqual(
+          [mine, theirs, elsewhere].map(fields)
+        )
+        expect(yield* claims.listByApexes([])).toEqual([])
+      })
   )
 
   it.effect("20 concurrent inserts of one account's apex: exactly one is true", () =>
@@ -180,7 +189,7 @@ export const claimRepositoryTests = (it: Vitest.MethodsNonLive<ClaimRepository>)
       expect(yield* claims.remove(claim.account, yield* freshHostname("apex"))).toBe(false)
       expect(yield* claims.remove(claim.account, claim.apex)).toBe(true)
       expect(yield* claims.remove(claim.account, claim.apex)).toBe(false)
-      expect(keysOf(yield* claims.listByApex(claim.apex))).toEqual([keyOf(other)])
+      expect(keysOf(yield* claims.listByApexes([claim.apex]))).toEqual([keyOf(other)])
       const again = yield* newClaimOf(claim.account, claim.apex, later(t0, hour))
       expect(yield* claims.insert(again)).toBe(true)
       expect(Option.map(yield* claims.findOwned(claim.account, claim.apex), fields)).toEqual(

@@ -454,7 +454,7 @@ export const domainRepositoryTests = (
 
       expect(yield* repository.remove(project.id, domain.hostname)).toBe(true)
       expect(yield* findStored(domain)).toEqual(Option.none())
-      expect(yield* repository.listByHostname(domain.hostname)).toEqual([])
+      expect(yield* repository.listByHostnames([domain.hostname])).toEqual([])
       expect(yield* repository.remove(project.id, domain.hostname)).toBe(false)
       expect(hostnamesOf(yield* repository.listByProject(project.id))).toEqual([kept.hostname])
 
@@ -463,7 +463,7 @@ export const domainRepositoryTests = (
       const readded = yield* newDomainOf(sameAccount.project, domain.hostname, later(t0, hour))
       yield* repository.insert(readded)
       expect(Option.map(yield* findStored(readded), fields)).toEqual(Option.some(fields(readded)))
-      expect((yield* repository.listByHostname(domain.hostname)).map(fields)).toEqual([fields(readded)])
+      expect((yield* repository.listByHostnames([domain.hostname])).map(fields)).toEqual([fields(readded)])
 
       // The removal is told once, with the domain as it was; the refused ones not at all.
       expect(yield* toldOf(project.id, domain.hostname)).toEqual([
@@ -498,7 +498,7 @@ export const domainRepositoryTests = (
 
         expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(domain)))
         expect(yield* repository.listByProject(sameAccount.project.id)).toEqual([])
-        expect(keysOf(yield* repository.listByHostname(domain.hostname))).toEqual([keyOf(domain)])
+        expect(keysOf(yield* repository.listByHostnames([domain.hostname]))).toEqual([keyOf(domain)])
         // Refused, so untold.
         expect(yield* toldOf(project.id, domain.hostname)).toEqual([["domain.added", encodeResource(domain)]])
         expect(yield* eventsOf(sameAccount.project.id)).toEqual([])
@@ -520,7 +520,7 @@ export const domainRepositoryTests = (
       for (const domain of [a, b, c]) {
         expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(domain)))
       }
-      expect((yield* repository.listByHostname(hostname)).map(fields)).toEqual([a, b, c].map(fields))
+      expect((yield* repository.listByHostnames([hostname])).map(fields)).toEqual([a, b, c].map(fields))
       // Each project lists only its own.
       expect((yield* repository.listByProject(two.project.id)).map(fields)).toEqual([fields(b)])
 
@@ -528,8 +528,32 @@ export const domainRepositoryTests = (
       const failed = loseOwnership(b, ownershipLostProblem(hostname, "proved"), later(t0, minute))
       expect(yield* repository.update(failed)).toBe(true)
       expect(yield* repository.remove(one.project.id, hostname)).toBe(true)
-      expect((yield* repository.listByHostname(hostname)).map(fields)).toEqual([failed, c].map(fields))
-      expect(yield* repository.listByHostname(yield* freshHostname())).toEqual([])
+      expect((yield* repository.listByHostnames([hostname])).map(fields)).toEqual([failed, c].map(fields))
+      expect(yield* repository.listByHostnames([yield* freshHostname()])).toEqual([])
+    })
+  )
+
+  it.effect("listByHostnames: the domains of every hostname asked for, oldest first, and no other", () =>
+    Effect.gen(function* () {
+      const repository = yield* CustomDomainRepository
+      const [first, second, unasked] = [
+        yield* freshHostname(),
+        yield* freshHostname(),
+        yield* freshHostname()
+      ]
+      const [one, two] = [yield* projectWith([]), yield* projectWith([])]
+      const a = yield* newDomainOf(one.project, second, later(t0, 1))
+      const b = yield* newDomainOf(one.project, first, later(t0, 2))
+      const c = yield* newDomainOf(two.project, second, later(t0, 3), true)
+      const d = yield* newDomainOf(two.project, unasked, later(t0, 4))
+      for (const domain of [a, b, c, d]) yield* repository.insert(domain)
+
+      expect((yield* repository.listByHostnames([first, second])).map(fields)).toEqual([a, b, c].map(fields))
+      // A hostname asked twice answers once; one nobody has adds nothing; none asked, none answered.
+      expect(
+        (yield* repository.listByHostnames([second, yield* freshHostname(), second])).map(fields)
+      ).toEqual([a, c].map(fields))
+      expect(yield* repository.listByHostnames([])).toEqual([])
     })
   )
 
@@ -639,7 +663,7 @@ export const domainRepositoryTests = (
         expect(cause.reasons.map((reason) => reason._tag === "Fail" && reason.error._tag)).toEqual([
           "HostnameTaken"
         ])
-      const stored = yield* repository.listByHostname(hostname)
+      const stored = yield* repository.listByHostnames([hostname])
       expect(stored.map((domain) => domain.projectId)).toEqual([winners[0]?.project.id])
     })
   )
@@ -651,7 +675,7 @@ export const domainRepositoryTests = (
       const projects = yield* Effect.forEach(Arr.range(1, 20), () => projectWith([]))
       const domains = yield* Effect.forEach(projects, ({ project }) => newDomainOf(project, hostname))
       yield* Effect.forEach(domains, repository.insert, { concurrency: "unbounded", discard: true })
-      const stored = yield* repository.listByHostname(hostname)
+      const stored = yield* repository.listByHostnames([hostname])
       expect([...keysOf(stored)].sort(byKey)).toEqual([...keysOf(domains)].sort(byKey))
     })
   )

@@ -62,39 +62,51 @@ export const ownershipRepositoryTests = (it: Vitest.MethodsNonLive<OwnershipRepo
     })
   )
 
-  it.effect("releasesSince: every account's latest release of the hostname after the instant", () =>
-    Effect.gen(function* () {
-      const ownership = yield* OwnershipRepository
-      const [a, b, c] = [yield* freshAccount, yield* freshAccount, yield* freshAccount]
-      const [hostname, other] = [yield* freshHostname(), yield* freshHostname()]
-      expect(yield* ownership.releasesSince(hostname, t0)).toEqual([])
+  it.effect(
+    "releasesSince: every account's latest release of each hostname asked for after the instant",
+    () =>
+      Effect.gen(function* () {
+        const ownership = yield* OwnershipRepository
+        const [a, b, c] = [yield* freshAccount, yield* freshAccount, yield* freshAccount]
+        const [hostname, other] = [yield* freshHostname(), yield* freshHostname()]
+        expect(yield* ownership.releasesSince([hostname], t0)).toEqual([])
 
-      yield* ownership.recordRelease(a, hostname, later(t0, 2 * day))
-      yield* ownership.recordRelease(b, hostname, later(t0, day))
-      yield* ownership.recordRelease(c, other, later(t0, 3 * day))
-      expect([...(yield* ownership.releasesSince(hostname, t0))].sort(byAccount)).toEqual(
-        [
-          { account: a, releasedAt: later(t0, 2 * day) },
-          { account: b, releasedAt: later(t0, day) }
-        ].sort(byAccount)
-      )
-      // After the instant, strictly.
-      expect(yield* ownership.releasesSince(hostname, later(t0, day))).toEqual([
-        { account: a, releasedAt: later(t0, 2 * day) }
-      ])
-      expect(yield* ownership.releasesSince(hostname, later(t0, 2 * day))).toEqual([])
-      expect(yield* ownership.releasesSince(other, t0)).toEqual([
-        { account: c, releasedAt: later(t0, 3 * day) }
-      ])
+        yield* ownership.recordRelease(a, hostname, later(t0, 2 * day))
+        yield* ownership.recordRelease(b, hostname, later(t0, day))
+        yield* ownership.recordRelease(c, other, later(t0, 3 * day))
+        expect([...(yield* ownership.releasesSince([hostname], t0))].sort(byAccount)).toEqual(
+          [
+            { account: a, hostname, releasedAt: later(t0, 2 * day) },
+            { account: b, hostname, releasedAt: later(t0, day) }
+          ].sort(byAccount)
+        )
+        // After the instant, strictly.
+        expect(yield* ownership.releasesSince([hostname], later(t0, day))).toEqual([
+          { account: a, hostname, releasedAt: later(t0, 2 * day) }
+        ])
+        expect(yield* ownership.releasesSince([hostname], later(t0, 2 * day))).toEqual([])
+        expect(yield* ownership.releasesSince([other], t0)).toEqual([
+          { account: c, hostname: other, releasedAt: later(t0, 3 * day) }
+        ])
 
-      // The latest release per account is kept, whatever the order they are recorded in.
-      yield* ownership.recordRelease(b, hostname, later(t0, 5 * day))
-      yield* ownership.recordRelease(b, hostname, later(t0, 4 * day))
-      expect(yield* ownership.releasesSince(hostname, later(t0, 2 * day))).toEqual([
-        { account: b, releasedAt: later(t0, 5 * day) }
-      ])
-      expect(yield* ownership.releasesSince(hostname, t0)).toHaveLength(2)
-    })
+        // The latest release per account is kept, whatever the order they are recorded in.
+        yield* ownership.recordRelease(b, hostname, later(t0, 5 * day))
+        yield* ownership.recordRelease(b, hostname, later(t0, 4 * day))
+        expect(yield* ownership.releasesSince([hostname], later(t0, 2 * day))).toEqual([
+          { account: b, hostname, releasedAt: later(t0, 5 * day) }
+        ])
+        expect(yield* ownership.releasesSince([hostname], t0)).toHaveLength(2)
+        // Several hostnames at once; none asked, none answered.
+        expect(
+          [...(yield* ownership.releasesSince([other, hostname], later(t0, 2 * day)))].sort(byAccount)
+        ).toEqual(
+          [
+            { account: b, hostname, releasedAt: later(t0, 5 * day) },
+            { account: c, hostname: other, releasedAt: later(t0, 3 * day) }
+          ].sort(byAccount)
+        )
+        expect(yield* ownership.releasesSince([], t0)).toEqual([])
+      })
   )
 }
 

@@ -102,6 +102,10 @@ export interface WorldControls {
   readonly leaseOf: (hostname: string, projectId?: string) => Effect.Effect<CustomDomainLease | null>
   /** Hands the lease of `hostname` to another holder (a worker that took an expired lease over). */
   readonly stealLease: (hostname: string, holder: string) => Effect.Effect<void>
+  /** The hostnames each `listByHostnames` read asked for, in order. */
+  readonly holderReads: Effect.Effect<ReadonlyArray<ReadonlyArray<string>>>
+  /** Makes every `listByHostnames` read fail with a storage error. */
+  readonly failHolderReads: Effect.Effect<void>
   /** Makes storing any batch of results that holds `hostname` fail with a storage error. */
   readonly failCompletionOf: (hostname: string) => Effect.Effect<void>
   /** Removes every domain with `hostname` behind the use cases' back (another request deleting it). */
@@ -159,6 +163,8 @@ export const fakeWorld: Layer.Layer<
     const claimCalls = yield* Ref.make<ReadonlyArray<ClaimCall>>([])
     const releases = yield* Ref.make<ReadonlyArray<string>>([])
     const failingCompletions = yield* Ref.make(new Set<string>())
+    const holderReads = yield* Ref.make<ReadonlyArray<ReadonlyArray<string>>>([])
+    const holderReadsFail = yield* Ref.make(false)
     const ca = yield* Ref.make<CaBehaviour>("issues")
     const orders = yield* Ref.make(new Map<string, { hostname: string; polls: number }>())
     const ordersOpened = yield* Ref.make<ReadonlyArray<string>>([])
@@ -288,8 +294,15 @@ export const fakeWorld: Layer.Layer<
         Effect.map(rowsOf(hostname), (rows) =>
           Option.fromNullishOr(rows.find((row) => row.domain.status === "verified")?.domain)
         ),
-      listByHostname: (hostname) =>
-        Effect.map(rowsOf(hostname), (rows) => rows.map((row) => row.domain).sort(byCreation)),
+      listByHostnames: (hostnames) =>
+        Effect.gen(function* () {
+          yield* Ref.update(holderReads, (all) => [...all, hostnames])
+          if (yield* Ref.get(holderReadsFail)) {
+            return yield* new StorageError({ operation: "listByHostnames", cause: new Error("timeout") })
+          }
+          const all = yield* allDomains
+          return all.filter((domain) => hostnames.includes(domain.hostname)).sort(byCreation)
+        }),
       listAtOrUnder: (apex) =>
         Effect.map(allDomains, (all) =>
           all.filter((domain) => DnsName.isAtOrUnder(domain.hostname, apex)).sort(byCreation)
@@ -371,8 +384,10 @@ export const fakeWorld: Layer.Layer<
         Effect.map(allClaims, (all) =>
           all.filter((claim) => claim.account === account).sort(byClaimCreation)
         ),
-      listByApex: (apex) =>
-        Effect.map(allClaims, (all) => all.filter((claim) => claim.apex === apex).sort(byClaimCreation)),
+      listByApexes: (apexes) =>
+        Effect.map(allClaims, (all) =>
+          all.filter((claim) => apexes.includes(claim.apex)).sort(byClaimCreation)
+        ),
       update: (claim) =>
         Effect.flatMap(Ref.get(claims), (map) =>
           map.has(claimKey(claim.account, claim.apex))
@@ -433,12 +448,15 @@ export const fakeWorld: Layer.Layer<
           const kept = latest !== undefined && latest.getTime() > at.getTime() ? latest : at
           return new Map(map).set(hostname, new Map(previous).set(account, kept))
         }),
-      releasesSince: (hostname, since) =>
+      releasesSince: (hostnames, since) =>
         Effect.map(Ref.get(hostnameReleases), (map) =>
-          Array.from(map.get(hostname) ?? new Map<AccountName, Date>(), ([account, releasedAt]) => ({
-            account,
-            releasedAt
-          })).filter((release) => release.releasedAt.getTime() > since.getTime())
+          hostnames.flatMap((hostname) =>
+            Array.from(map.get(hostname) ?? new Map<AccountName, Date>(), ([account, releasedAt]) => ({
+              account,
+              hostname,
+              releasedAt
+            })).filter((release) => release.releasedAt.getTime() > since.getTime())
+          )
         )
     }
 
@@ -455,6 +473,8 @@ export const fakeWorld: Layer.Layer<
             discard: true
           })
         ),
+      holderReads: Ref.get(holderReads),
+      failHolderReads: Ref.set(holderReadsFail, true),
       failCompletionOf: (hostname) => Ref.update(failingCompletions, (set) => new Set(set).add(hostname)),
       removeDirectly: (hostname) =>
         Effect.flatMap(rowsOf(hostname), (rows) =>
@@ -479,6 +499,7 @@ export const fakeWorld: Layer.Layer<
         Effect.map(Ref.get(hostnameReleases), (map) =>
           Array.from(map.get(hostname) ?? new Map<AccountName, Date>(), ([account, releasedAt]) => ({
             account,
+            hostname,
             releasedAt
           }))
         ),

@@ -39,7 +39,7 @@ export const brokenStorage = () =>
       insert: () => failing("insertClaim"),
       findOwned: () => failing("findOwnedClaim"),
       listByAccount: () => failing("listClaims"),
-      listByApex: () => failing("listClaimsByApex"),
+      listByApexes: () => failing("listClaimsByApexes"),
       update: () => failing("updateClaim"),
       remove: () => failing("removeClaim"),
       claimDue: () => failing("claimDueClaims"),
