@@ -18,6 +18,7 @@ import {
   withOwnershipRequired
 } from "./CustomDomainLifecycle.js"
 import { CustomDomainRepository } from "./CustomDomainRepository.js"
+import type { DnsAnswer } from "./DnsAnswer.js"
 import * as DnsName from "./DnsName.js"
 import { DnsResolver } from "./DnsResolver.js"
 import {
@@ -222,22 +223,33 @@ const findDomain = (account: AccountName, id: ProjectId, hostnameText: string) =
 
 export const getDomain = findDomain
 
-/** Asks DNS about a domain: the verdict of the verification rules on what the resolver answered. */
+/** What stands for an answer the rules do not read: a question not asked. */
+const notAsked: DnsAnswer<string> = { _tag: "NoRecords", reason: "nodata" }
+
+/**
+ * Asks DNS about a domain what the verification rules read: the verdict on what the resolver answered.
+ * An apex's CNAME and addresses and the target's are asked at once; a subdomain's addresses matter only
+ * when it has no CNAME (they would block one), so they are asked then only: two questions (A and AAAA)
+ * fewer for every subdomain that has its record, or a CNAME elsewhere.
+ */
 export const observeDomain = (domain: CustomDomain) =>
   Effect.gen(function* () {
     const dns = yield* DnsResolver
     const { cnameTarget } = yield* PlatformSettings
-    const [cname, addresses, targetAddresses] = yield* Effect.all(
-      [
-        dns.cname(domain.hostname),
-        dns.addresses(domain.hostname),
-        domain.kind === "apex"
-          ? dns.addresses(cnameTarget)
-          : Effect.succeed({ _tag: "NoRecords", reason: "nodata" } as const)
-      ],
-      { concurrency: "unbounded" }
-    )
-    return verdictFromDns(domain.hostname, domain.kind, cnameTarget, { cname, addresses, targetAddresses })
+    if (domain.kind === "apex") {
+      const [cname, addresses, targetAddresses] = yield* Effect.all(
+        [dns.cname(domain.hostname), dns.addresses(domain.hostname), dns.addresses(cnameTarget)],
+        { concurrency: "unbounded" }
+      )
+      return verdictFromDns(domain.hostname, domain.kind, cnameTarget, { cname, addresses, targetAddresses })
+    }
+    const cname = yield* dns.cname(domain.hostname)
+    const addresses = cname._tag === "NoRecords" ? yield* dns.addresses(domain.hostname) : notAsked
+    return verdictFromDns(domain.hostname, domain.kind, cnameTarget, {
+      cname,
+      addresses,
+      targetAddresses: notAsked
+    })
   })
 
 const randomLabelAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"

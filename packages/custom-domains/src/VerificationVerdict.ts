@@ -20,6 +20,7 @@ import type { HostnameKind } from "./Hostname.js"
 /** What DNS answered about a hostname, and about the platform target (for an apex). */
 export interface DnsObservation {
   readonly cname: DnsAnswer<string>
+  /** The hostname's addresses; a subdomain's are read only when it has no CNAME. */
   readonly addresses: DnsAnswer<string>
   /** The target's own addresses; only an apex needs them. */
   readonly targetAddresses: DnsAnswer<string>

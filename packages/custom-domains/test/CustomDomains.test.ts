@@ -208,6 +208,33 @@ describe("verifyNow", () => {
     }).pipe(Effect.provide(fakeWorld))
   )
 
+  it.effect("asks a subdomain's addresses only when it has no CNAME; an apex's and the target's always", () =>
+    Effect.gen(function* () {
+      const world = yield* FakeWorld
+      yield* deployedProject(handbook)
+      for (const hostname of ["docs.example.com", "www.example.com", "blocked.example.com", "example.org"])
+        yield* addDomain(acme, handbook, hostname)
+      yield* world.setDns("docs.example.com", cnameToTarget)
+      yield* world.setDns("www.example.com", { cname: records("elsewhere.example.net") })
+      yield* world.setDns("blocked.example.com", { cname: nxdomain, addresses: records("192.0.2.1") })
+      const addressLookups = Effect.map(world.lookups, (all) =>
+        all.filter((lookup) => lookup.startsWith("addresses "))
+      )
+      const asked = (hostname: string) =>
+        Effect.gen(function* () {
+          const before = (yield* addressLookups).length
+          yield* verifyNow(acme, handbook, hostname)
+          return (yield* addressLookups).slice(before)
+        })
+      expect(yield* asked("docs.example.com")).toStrictEqual([])
+      expect(yield* asked("www.example.com")).toStrictEqual([])
+      expect(yield* asked("blocked.example.com")).toStrictEqual(["addresses blocked.example.com"])
+      expect([...(yield* asked("example.org"))].sort()).toStrictEqual(
+        ["addresses example.org", `addresses ${cnameTarget}`].sort()
+      )
+    }).pipe(Effect.provide(fakeWorld))
+  )
+
   it.effect("once DNS is fixed: verified, certificate pending, no problems", () =>
     Effect.gen(function* () {
       const world = yield* FakeWorld
