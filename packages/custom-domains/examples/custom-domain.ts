@@ -105,7 +105,7 @@ const MemoryDomains = Layer.succeed(
     claimDue: (now, limit) => Effect.sync(() => dueAt(now).slice(0, limit)),
     countDue: (now) => Effect.sync(() => dueAt(now).length),
     releaseLease: () => Effect.void,
-    completeChecks: (checked) => Effect.sync(() => checked.filter(replace))
+    completeChecks: (work) => Effect.sync(() => work.map(({ result }) => result).filter(replace))
   })
 )
 

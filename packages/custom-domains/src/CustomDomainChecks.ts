@@ -8,7 +8,7 @@
 import { Array as Arr, Clock, Duration, Effect, Option } from "effect"
 import { advanceCertificate } from "./CertificateIssuance.js"
 import { type CustomDomain, isCheckDue } from "./CustomDomain.js"
-import { CustomDomainRepository } from "./CustomDomainRepository.js"
+import { CustomDomainRepository, type LeasedWork } from "./CustomDomainRepository.js"
 import { checkDomain, type HostnameOwnership, ownershipFactsOf, storeLosers } from "./CustomDomains.js"
 import type { Hostname } from "./Hostname.js"
 
@@ -62,14 +62,14 @@ export const checkDueCustomDomains = (options: DueCheckOptions) =>
     const ownershipOf = yield* ownershipFactsOf(checks.map((domain) => domain.hostname)).pipe(
       Effect.onError(() => Effect.forEach(claimed, release, { discard: true }))
     )
-    const storeAlone = (domain: CustomDomain) =>
+    const storeAlone = (work: LeasedWork) =>
       domains
-        .completeChecks([domain], options.holder)
+        .completeChecks([work], options.holder)
         .pipe(
           Effect.catch((error) =>
             Effect.andThen(
-              Effect.logWarning(`storing the work on ${domain.hostname} failed`, error),
-              Effect.as(release(domain), [])
+              Effect.logWarning(`storing the work on ${work.claimed.hostname} failed`, error),
+              Effect.as(release(work.claimed), [])
             )
           )
         )
@@ -78,7 +78,7 @@ export const checkDueCustomDomains = (options: DueCheckOptions) =>
         claimed,
         (domain) =>
           workOnCustomDomain(domain, now, ownershipOf).pipe(
-            Effect.map(Option.some),
+            Effect.map((result): Option.Option<LeasedWork> => Option.some({ claimed: domain, result })),
             Effect.withSpan(
               "DomainChecks.job",
               { attributes: { hostname: domain.hostname } },
@@ -88,18 +88,18 @@ export const checkDueCustomDomains = (options: DueCheckOptions) =>
             Effect.catch((error) =>
               Effect.andThen(
                 Effect.logWarning(`work on ${domain.hostname} failed`, error),
-                Effect.as(release(domain), Option.none<CustomDomain>())
+                Effect.as(release(domain), Option.none<LeasedWork>())
               )
             )
           ),
         { concurrency: options.concurrency }
       )
-      const checked = Arr.getSomes(results)
+      const done = Arr.getSomes(results)
       // The round's results in one write; when it fails, each is written alone, so that one bad
       // result (or a storage hiccup) gives back only the leases it must.
       return yield* domains
-        .completeChecks(checked, options.holder)
-        .pipe(Effect.catch(() => Effect.map(Effect.forEach(checked, storeAlone), Arr.flatten)))
+        .completeChecks(done, options.holder)
+        .pipe(Effect.catch(() => Effect.map(Effect.forEach(done, storeAlone), Arr.flatten)))
     })
     // Stopping mid-round gives back every lease still held (a stored result holds none).
     const stored = yield* round.pipe(

@@ -20,6 +20,12 @@ export interface CustomDomainLease {
   readonly until: Date
 }
 
+/** Leased work done on a domain: the domain as it was claimed, and as the work left it. */
+export interface LeasedWork {
+  readonly claimed: CustomDomain
+  readonly result: CustomDomain
+}
+
 export class CustomDomainRepository extends Context.Service<
   CustomDomainRepository,
   {
@@ -63,12 +69,14 @@ export class CustomDomainRepository extends Context.Service<
     /** Gives back a lease, so the domain can be claimed again at once (graceful shutdown). */
     readonly releaseLease: (domain: CustomDomainKey, holder: string) => Effect.Effect<void, StorageError>
     /**
-     * Stores the results of leased checks and ends their leases, each only if `holder` still holds
-     * it; the domains stored. A domain missing from them lost its lease (expired and taken over) or
-     * was removed.
+     * Stores the results of leased work and ends their leases, each only if `holder` still holds
+     * it, with the events of each change from `claimed` to `result`; the keys stored. A domain missing
+     * from them lost its lease (expired and taken over, or ended by another write) or was removed.
+     * While the lease holds no other write has touched the domain (every other write ends it), so
+     * `claimed` is what is stored, and a store need not read it again.
      */
     readonly completeChecks: (
-      domains: ReadonlyArray<CustomDomain>,
+      work: ReadonlyArray<LeasedWork>,
       holder: string
     ) => Effect.Effect<ReadonlyArray<CustomDomainKey>, StorageError>
   }

@@ -110,11 +110,11 @@ export const announcingCustomDomains: Layer.Layer<
       update: (domain) => hostname(domain.hostname)(domains.update(domain)),
       remove: (projectId, name) => hostname(name)(domains.remove(projectId, name)),
       // Claims and leases change no status: only what a check stores does.
-      completeChecks: (checked, holder) =>
+      completeChecks: (work, holder) =>
         Effect.ensuring(
-          domains.completeChecks(checked, holder),
+          domains.completeChecks(work, holder),
           Effect.sync(() => {
-            for (const domain of checked) hub.publish({ _tag: "Hostname", hostname: domain.hostname })
+            for (const { result } of work) hub.publish({ _tag: "Hostname", hostname: result.hostname })
           })
         )
     })

@@ -177,11 +177,13 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, Memor
             heldBy(stored, holder) ? { ...stored, lease: Option.none() } : stored
           )
         })),
-      completeChecks: (domains, holder) =>
+      // The events come from the stored domain, which is the claimed one while the lease holds.
+      completeChecks: (work, holder) =>
         Effect.map(
           Effect.flatMap(currentTime, (occurredAt) =>
-            Effect.filter(domains, (domain) =>
-              replaceIf(domain, (stored) => heldBy(stored, holder), occurredAt)
+            Effect.filter(
+              work.map(({ result }) => result),
+              (domain) => replaceIf(domain, (stored) => heldBy(stored, holder), occurredAt)
             )
           ),
           (stored) =>

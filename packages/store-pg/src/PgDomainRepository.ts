@@ -14,9 +14,11 @@
  *
  * Every write appends the events of its change to `domain_events` in its own transaction (the
  * outbox), `domainEventTypes` of the stored domain before and after, at the Clock's time: an insert
- * in the same statement; an update or a round's results lock the rows they change (`for update`,
- * read back as they are), then store them and their events in one statement; a removal deletes the
- * row, read back as it was, then appends its event. A write refused (a hostname taken, a lease lost,
+ * in the same statement; an update locks the row it changes (`for update`, read back as it is), then
+ * stores it and its events in one statement; a round's results and their events are one statement,
+ * the events from each domain as claimed (what is stored while the lease holds: every other write
+ * ends it) to its result, kept only for the rows the lease let it change; a removal deletes the row,
+ * read back as it was, then appends its event. A write refused (a hostname taken, a lease lost,
  * a row gone) changes nothing, so appends nothing. The statement that appends events also queues
  * their webhook deliveries (`outbox`).
  */
@@ -38,8 +40,8 @@ import {
   Problem,
   ProjectId
 } from "@petstore/custom-domains"
-import { Clock, Effect, Layer, Schema, SchemaTransformation } from "effect"
-import { SqlClient, SqlSchema } from "effect/sql"
+import { Clock, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
+import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"
 import { isUniqueViolation } from "./internal/uniqueViolation.js"
 
@@ -178,7 +180,11 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
      * (`for key share`): one removed meanwhile is skipped instead of failing the write with a
      * reference to nothing. A webhook gets the events of the statements that start after it is stored.
      */
-    const outbox = (events: ReadonlyArray<typeof NewEvent.Encoded>, occurredAt: Date) => {
+    const outbox = (
+      events: ReadonlyArray<typeof NewEvent.Encoded>,
+      occurredAt: Date,
+      onlyIf: Statement.Fragment = sql``
+    ) => {
       const rows = JSON.stringify(events)
       return sql`
         appended as (
@@ -194,6 +200,7 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
                 select distinct "projectId" as id
                 from jsonb_to_recordset(${rows}::jsonb) as event("projectId" text)
                 order by 1) as project) as locked) >= 0
+            ${onlyIf}
           order by event.n
           returning id, project_id, hostname, type, occurred_at),
         queued as (
@@ -208,19 +215,11 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
     }
 
     /**
-     * Stores `rows` (every field but key and account), ends their leases and appends `events`, in one
-     * statement: the rows travel as one jsonb array, read back as a record set (timestamps from their
-     * ISO text). Called with the rows locked, so every one is there to change; their keys come back.
+     * The update that stores `rows` (every field but key and account) where `onlyIf` holds too, and
+     * ends their leases: the rows travel as one jsonb array, read back as a record set (timestamps
+     * from their ISO text); the keys of those changed come back.
      */
-    const storeRows = SqlSchema.findAll({
-      Request: Schema.Struct({
-        rows: Schema.Array(CustomDomainFromRow),
-        events: Schema.Array(NewEvent),
-        occurredAt: Schema.Date
-      }),
-      Result: DomainKey,
-      execute: ({ events, occurredAt, rows }) => sql`
-        with ${outbox(events, occurredAt)}
+    const updateRows = (rows: ReadonlyArray<DomainRow>, onlyIf: Statement.Fragment) => sql`
         update custom_domains as stored set
           kind = result.kind, status = result.status, dns_record = result."dnsRecord",
           ownership = result.ownership,
@@ -237,51 +236,70 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
           hostname text, "projectId" text, kind text, status text, "dnsRecord" jsonb, ownership jsonb,
           "lastCheckedAt" timestamptz, "nextCheckAt" timestamptz, deadline timestamptz, problems jsonb,
           certificate jsonb, "createdAt" timestamptz, issuance jsonb, "issuanceNextAttemptAt" timestamptz)
-        where stored.hostname = result.hostname and stored.project_id = result."projectId"
+        where stored.hostname = result.hostname and stored.project_id = result."projectId" ${onlyIf}
         returning stored.project_id as "projectId", stored.hostname`
+
+    /**
+     * Stores `rows` and appends `events`, in one statement. Called with the rows locked, so every one
+     * is there to change; their keys come back.
+     */
+    const storeRows = SqlSchema.findAll({
+      Request: Schema.Struct({
+        rows: Schema.Array(CustomDomainFromRow),
+        events: Schema.Array(NewEvent),
+        occurredAt: Schema.Date
+      }),
+      Result: DomainKey,
+      execute: ({ events, occurredAt, rows }) =>
+        sql`with ${outbox(events, occurredAt)} ${updateRows(rows, sql``)}`
     })
 
     /**
-     * Locks the stored domains with these keys (only those `holder` leases, when one is named) until
-     * the transaction ends, in one order so that concurrent writers never wait on each other in a
-     * circle; what they are now.
+     * Stores the rows `holder` still leases, and the events of those only, in one statement (no
+     * transaction around it, nothing read first): the update runs before the outbox, which keeps the
+     * events of the keys it changed. Their keys come back.
      */
-    const lockStored = SqlSchema.findAll({
-      Request: Schema.Struct({ keys: Schema.Array(DomainKey), holder: Schema.NullOr(Schema.String) }),
+    const storeLeased = SqlSchema.findAll({
+      Request: Schema.Struct({
+        rows: Schema.Array(CustomDomainFromRow),
+        events: Schema.Array(NewEvent),
+        occurredAt: Schema.Date,
+        holder: Schema.String
+      }),
+      Result: DomainKey,
+      execute: ({ events, holder, occurredAt, rows }) => sql`
+        with completed as (${updateRows(rows, sql`and stored.lease_holder = ${holder}`)}),
+          ${outbox(
+            events,
+            occurredAt,
+            sql`and (event."projectId", event.hostname) in (select "projectId", hostname from completed)`
+          )}
+        select "projectId", hostname from completed`
+    })
+
+    /** Locks the stored domain with this key until the transaction ends; what it is now. */
+    const lockStored = SqlSchema.findOneOption({
+      Request: DomainKey,
       Result: CustomDomainFromRow,
-      execute: ({ holder, keys }) => sql`
+      execute: ({ hostname, projectId }) => sql`
         select ${columns} from custom_domains
-        where (project_id, hostname) in (
-            select key."projectId", key.hostname
-            from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as key("projectId" text, hostname text))
-          ${holder === null ? sql`` : sql`and lease_holder = ${holder}`}
-        order by project_id, hostname
+        where project_id = ${projectId} and hostname = ${hostname}
         for update`
     })
 
     /**
-     * Stores each domain over the stored one with its key (only where `holder` holds the lease, when
-     * one is named) with the events of that change, in one transaction; the keys of those stored.
+     * Stores the domain over the stored one with its key, with the events of that change, in one
+     * transaction (the stored one read under lock, for the events); whether it was there to store.
      */
-    const storeChanges = (domains: ReadonlyArray<CustomDomain>, holder: string | null) =>
+    const storeChange = (domain: CustomDomain) =>
       sql.withTransaction(
         Effect.gen(function* () {
-          // The last result for a domain is the one stored, should a round carry two.
-          const latest = new Map(domains.map((domain) => [keyText(domain), domain]))
           const occurredAt = yield* currentTime
-          const stored = yield* lockStored({ keys: [...latest.values()], holder })
-          const before = new Map(stored.map((domain) => [keyText(domain), domain]))
-          // In the order given: a round's events tell its results as the worker listed them.
-          const changes = [...latest.entries()].flatMap(([key, after]) => {
-            const was = before.get(key)
-            return was === undefined ? [] : [[was, after] as const]
-          })
-          if (changes.length === 0) return []
-          return yield* storeRows({
-            rows: changes.map(([, after]) => after),
-            events: eventsOf(changes),
-            occurredAt
-          })
+          const stored = yield* lockStored(domain)
+          if (Option.isNone(stored)) return false
+          const changes = [[stored.value, domain] as const]
+          const keys = yield* storeRows({ rows: [domain], events: eventsOf(changes), occurredAt })
+          return keys.length > 0
         })
       )
 
@@ -424,11 +442,7 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
         listAtOrUnder(apex).pipe(storageOperation("CustomDomainRepository.listAtOrUnder")),
       listByProject: (projectId) =>
         listByProject(projectId).pipe(storageOperation("CustomDomainRepository.listByProject")),
-      update: (domain) =>
-        storeChanges([domain], null).pipe(
-          Effect.map((stored) => stored.length > 0),
-          storageOperation("CustomDomainRepository.update")
-        ),
+      update: (domain) => storeChange(domain).pipe(storageOperation("CustomDomainRepository.update")),
       remove: (projectId, hostname) =>
         sql
           .withTransaction(
@@ -457,11 +471,23 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
         releaseLease({ projectId, hostname, holder }).pipe(
           storageOperation("CustomDomainRepository.releaseLease")
         ),
-      // A round's results at once, each stored only while `holder` holds its lease.
-      completeChecks: (checked, holder) =>
-        (checked.length === 0 ? Effect.succeed([]) : storeChanges(checked, holder)).pipe(
-          storageOperation("CustomDomainRepository.completeChecks")
-        )
+      // A round's results at once, each stored only while `holder` holds its lease; the last result
+      // for a domain is the one stored, should a round carry two.
+      completeChecks: (work, holder) => {
+        const latest = [...new Map(work.map((done) => [keyText(done.result), done])).values()]
+        return (
+          latest.length === 0
+            ? Effect.succeed([])
+            : Effect.flatMap(currentTime, (occurredAt) =>
+                storeLeased({
+                  rows: latest.map(({ result }) => result),
+                  events: eventsOf(latest.map(({ claimed, result }) => [claimed, result] as const)),
+                  occurredAt,
+                  holder
+                })
+              )
+        ).pipe(storageOperation("CustomDomainRepository.completeChecks"))
+      }
     })
   }
 )

@@ -76,7 +76,7 @@ for (const [name, client] of bothServers) {
           ["CustomDomainRepository.update", yield* Effect.flip(domains.update(verified))],
           [
             "CustomDomainRepository.completeChecks",
-            yield* Effect.flip(domains.completeChecks([verified], holder))
+            yield* Effect.flip(domains.completeChecks([{ claimed: domain, result: verified }], holder))
           ],
           ["CustomDomainRepository.remove", yield* Effect.flip(domains.remove(project.id, domain.hostname))]
         ] as const
@@ -95,7 +95,7 @@ for (const [name, client] of bothServers) {
         ).toEqual([])
 
         yield* sql`alter table domain_events drop constraint refuse_every_event`
-        expect(yield* domains.completeChecks([verified], holder)).toEqual([
+        expect(yield* domains.completeChecks([{ claimed: domain, result: verified }], holder)).toEqual([
           { projectId: project.id, hostname: domain.hostname }
         ])
         expect(yield* stored()).toEqual(Option.some(encode(verified)))

@@ -72,7 +72,7 @@ const ownWrites = <E, R>(check: (expected: ServingChange) => Effect.Effect<void,
     const checked = claimed.filter((due) => due.hostname === domain.hostname)
     expect(checked).toHaveLength(1)
     yield* domains.completeChecks(
-      checked.map((due) => new CustomDomain({ ...due, status: "verified" })),
+      checked.map((due) => ({ claimed: due, result: new CustomDomain({ ...due, status: "verified" }) })),
       lease.holder
     )
     yield* check(hostnameChange(domain.hostname))

@@ -125,7 +125,8 @@ export const domainEventRepositoryTests = (it: Vitest.MethodsNonLive<DomainStore
           issuedAt,
           expiresAt: later(issuedAt, 90 * day)
         })
-        expect(yield* domains.completeChecks([issued], holder)).toEqual([
+        const claimed = leased[0] ?? (yield* Effect.die(new Error("nothing leased")))
+        expect(yield* domains.completeChecks([{ claimed, result: issued }], holder)).toEqual([
           { projectId: project.id, hostname: added.hostname }
         ])
         // A lookup without an answer: still verified, only what the owner is shown changes.
@@ -196,7 +197,7 @@ export const domainEventRepositoryTests = (it: Vitest.MethodsNonLive<DomainStore
       yield* domains.claimDue(takeover, 10, { holder: b, until: later(takeover, hour) })
       yield* clockAt(later(takeover, second))
       const byA = applyVerdict(domain, { _tag: "Verified", problems: [] }, later(takeover, second))
-      expect(yield* domains.completeChecks([byA], a)).toEqual([])
+      expect(yield* domains.completeChecks([{ claimed: domain, result: byA }], a)).toEqual([])
 
       // The same hostname in another project of the account: refused, and neither project hears of it.
       const elsewhere = yield* newDomainOf(sameAccount.project, domain.hostname, later(t0, 5))
@@ -217,7 +218,7 @@ export const domainEventRepositoryTests = (it: Vitest.MethodsNonLive<DomainStore
       expect(yield* domains.remove(project.id, domain.hostname)).toBe(true)
       yield* clockAt(later(t0, 2 * hour))
       expect(yield* domains.update(byA)).toBe(false)
-      expect(yield* domains.completeChecks([byA], b)).toEqual([])
+      expect(yield* domains.completeChecks([{ claimed: domain, result: byA }], b)).toEqual([])
       expect(yield* domains.remove(project.id, domain.hostname)).toBe(false)
       expect((yield* eventsOf(project.id)).map(told)).toEqual([
         expected("domain.added", domain, t0),

@@ -272,14 +272,21 @@ export const drainDue = Effect.gen(function* () {
 
 const freshHolder = (name: string) => Effect.map(randomToken, (token) => `${name}-${token}`)
 
-/** One result through `completeChecks`: whether it was stored. */
+/**
+ * One result through `completeChecks`, claimed as stored now (what a lease that still holds keeps):
+ * whether it was stored.
+ */
 const completeCheck = (domain: CustomDomain, holder: string) =>
-  Effect.flatMap(CustomDomainRepository, (repository) =>
-    Effect.map(repository.completeChecks([domain], holder), (stored) => {
-      expect(stored.length).toBeLessThanOrEqual(1)
-      return stored.some((key) => key.projectId === domain.projectId && key.hostname === domain.hostname)
-    })
-  )
+  Effect.gen(function* () {
+    const repository = yield* CustomDomainRepository
+    const claimed = Option.getOrElse(
+      yield* repository.findInProject(domain.projectId, domain.hostname),
+      () => domain
+    )
+    const stored = yield* repository.completeChecks([{ claimed, result: domain }], holder)
+    expect(stored.length).toBeLessThanOrEqual(1)
+    return stored.some((key) => key.projectId === domain.projectId && key.hostname === domain.hostname)
+  })
 
 export const domainRepositoryTests = (
   it: Vitest.MethodsNonLive<DomainStore>,
@@ -1081,10 +1088,10 @@ export const domainRepositoryTests = (
         expect(stillPending.issuance).toBeNull()
         const stored = yield* repository.completeChecks(
           [
-            stillPending,
-            nowVerified,
-            applyVerdict(removed, verified, checkedAt),
-            applyVerdict(foreign, verified, checkedAt)
+            { claimed: pending, result: stillPending },
+            { claimed: toVerify, result: nowVerified },
+            { claimed: removed, result: applyVerdict(removed, verified, checkedAt) },
+            { claimed: foreign, result: applyVerdict(foreign, verified, checkedAt) }
           ],
           a
         )

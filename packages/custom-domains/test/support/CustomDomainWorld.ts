@@ -350,14 +350,14 @@ export const fakeWorld: Layer.Layer<
           const row = (yield* Ref.get(domains)).get(domainKey(key))
           if (row?.lease?.holder === holder) yield* setRow({ ...row, lease: null })
         }),
-      completeChecks: (checked, holder) =>
+      completeChecks: (work, holder) =>
         Effect.gen(function* () {
           const failing = yield* Ref.get(failingCompletions)
-          if (checked.some((domain) => failing.has(domain.hostname))) {
+          if (work.some(({ result }) => failing.has(result.hostname))) {
             return yield* new StorageError({ operation: "completeChecks", cause: new Error("disk full") })
           }
           const stored: Array<CustomDomainKey> = []
-          for (const domain of checked) {
+          for (const { result: domain } of work) {
             const row = (yield* Ref.get(domains)).get(domainKey(domain))
             if (row === undefined || row.lease?.holder !== holder) continue
             yield* setRow({ domain, lease: null })
