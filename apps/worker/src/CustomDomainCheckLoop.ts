@@ -84,15 +84,30 @@ export const repeatRounds = <Round extends { readonly claimed: number }, E, R>(
   )
 
 /**
+ * How many rounds of domain checks a process keeps in flight. A round waits on storage three times
+ * (its claim, its checks' ownership facts, its results), with nothing else to do meanwhile; a second
+ * round does its DNS work in those waits.
+ */
+export const checkRoundsInFlight = 2
+
+/**
  * Checks due custom domains, rechecks due claims and delivers due webhooks, round after round, until
- * interrupted: three loops side by side on the same knobs and lease holder, so that no kind of work
- * waits for another (a receiver that hangs delays no domain check).
+ * interrupted: loops side by side on the same knobs, so that no kind of work waits for another (a
+ * receiver that hangs delays no domain check). Each loop of domain checks holds its leases under a
+ * holder of its own (the process's, numbered), so that a result of one can never be stored over a
+ * lease the other took.
  */
 export const runCustomDomainChecks = (options: CustomDomainCheckLoopOptions) => {
   const deliveries = deliveryRoundOptions(options)
+  const checkLoops = Array.from({ length: checkRoundsInFlight }, (_, index) =>
+    repeatRounds(checkDueCustomDomains({ ...options, holder: `${options.holder}/${index + 1}` }), {
+      ...options,
+      work: "domain checks"
+    })
+  )
   return Effect.all(
     [
-      repeatRounds(checkDueCustomDomains(options), { ...options, work: "domain checks" }),
+      ...checkLoops,
       repeatRounds(checkDueClaims(options), {
         ...options,
         work: "claim rechecks",
@@ -105,7 +120,7 @@ export const runCustomDomainChecks = (options: CustomDomainCheckLoopOptions) => 
         onRound: options.onDeliveryRound
       })
     ],
-    { concurrency: 3, discard: true }
+    { concurrency: "unbounded", discard: true }
   )
 }
 

@@ -9,6 +9,7 @@ import { LoopbackServer } from "@petstore/testing"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { checkRoundsInFlight } from "../src/CustomDomainCheckLoop.js"
 import { type Delay, type DnsQuery, type DnsServer, startDnsServer } from "./support/DnsServer.js"
 import { cnameTarget, openTestStore, platformDomain, type TestStore, zone } from "./support/TestStore.js"
 import {
@@ -248,7 +249,8 @@ describe("worker processes sharing the due domains", () => {
         Effect.flatMap(
           SqlClient.SqlClient,
           (sql) => sql<{ hostname: string; leaseUntil: Date }>`
-            select hostname, lease_until as "leaseUntil" from custom_domains where lease_holder = ${holderA}`
+            select hostname, lease_until as "leaseUntil" from custom_domains
+            where starts_with(lease_holder, ${`${holderA}/`})`
         )
       )
       const leaseUntil = new Map(held.map((row) => [row.hostname, row.leaseUntil.getTime()]))
@@ -321,10 +323,12 @@ describe("worker processes sharing the due domains", () => {
         Effect.flatMap(
           SqlClient.SqlClient,
           (sql) => sql<{ hostname: string }>`
-            select hostname from custom_domains where lease_holder = ${holder} order by hostname`
+            select hostname from custom_domains where starts_with(lease_holder, ${`${holder}/`})
+            order by hostname`
         )
       )
-      expect(held.length).toBe(25)
+      // A batch for each round in flight, each under the process's holder, numbered.
+      expect(held.length).toBe(25 * checkRoundsInFlight)
 
       const stoppedAt = Date.now()
       expect(await worker.stop("SIGTERM", 20_000), worker.output()).toEqual({ code: 0, signal: null })
