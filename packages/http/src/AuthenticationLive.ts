@@ -25,8 +25,7 @@ import {
   keyBucket,
   RateLimits,
   Sha256,
-  type StorageError,
-  type Unauthenticated
+  type StorageError
 } from "@petstore/kernel"
 import { Effect, Layer, Option } from "effect"
 import { HttpServerRequest } from "effect/http/HttpServerRequest"
@@ -42,6 +41,8 @@ const missingKey = prebuiltError(
   apiError(Unauthorized, "unauthorized", "an API key is required: Authorization: Bearer <key>")
 )
 const invalidKey = prebuiltError(apiError(Unauthorized, "unauthorized", "the API key is not valid"))
+
+const unknownAddress = () => "unknown"
 
 const unavailable: Refusal<Unavailable> = { error: temporarilyUnavailable, headers: noHeaders }
 
@@ -69,19 +70,14 @@ export const makeRequestAdmission: Effect.Effect<
   const limiter = yield* RequestRateLimiter
 
   // The refusal takes a token from the client address's bucket first: a 429 when it is empty.
-  const refuse = (request: HttpServerRequest, error: Unauthenticated) =>
+  const refuse = (request: HttpServerRequest, tokenPresented: boolean) =>
     Effect.flatMap(
-      limiter.take(
-        addressBucket(
-          limits,
-          Option.getOrElse(request.remoteAddress, () => "unknown")
-        )
-      ),
+      limiter.take(addressBucket(limits, Option.getOrElse(request.remoteAddress, unknownAddress))),
       (rateHeaders) =>
         Effect.fail({
-          error: error.tokenPresented ? invalidKey : missingKey,
+          error: tokenPresented ? invalidKey : missingKey,
           headers: {
-            "www-authenticate": error.tokenPresented ? challengeInvalidToken : challengeWithoutToken,
+            "www-authenticate": tokenPresented ? challengeInvalidToken : challengeWithoutToken,
             ...rateHeaders
           }
         })
@@ -90,12 +86,17 @@ export const makeRequestAdmission: Effect.Effect<
   const admitted = (caller: Caller) =>
     Effect.map(limiter.take(keyBucket(limits, caller.keyId)), (headers): Admitted => ({ caller, headers }))
 
-  return (request) =>
-    Effect.matchEffect(authenticate(request.headers.authorization), {
+  return (request) => {
+    const authorization = request.headers.authorization
+    // No header at all, the commonest refusal: `authenticate` could only answer that no token was
+    // presented, so the refusal starts here, without a failure to make and match first.
+    if (authorization === undefined) return refuse(request, false)
+    return Effect.matchEffect(authenticate(authorization), {
       onSuccess: admitted,
       onFailure: (error): Effect.Effect<never, Refusal<Unauthorized | RateLimited | Unavailable>> =>
-        error._tag === "Unauthenticated" ? refuse(request, error) : lookupFailed(error)
+        error._tag === "Unauthenticated" ? refuse(request, error.tokenPresented) : lookupFailed(error)
     })
+  }
 })
 
 /** Checks one request's key and rate limit: the caller, or the error body to answer with. */

@@ -26,7 +26,7 @@ import type { HttpServerRequest } from "effect/http/HttpServerRequest"
 import type * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { HttpApiSchemaError } from "effect/http-api/HttpApiError"
 import { allowedMethods } from "./AllowedMethods.js"
-import { jsonResponse, noHeaders, type ResponseHeaders } from "./ResponseHeaders.js"
+import { jsonResponse, noHeaders, type ResponseHeaders, withResponseHeaders } from "./ResponseHeaders.js"
 
 const isApiError = Schema.is(ApiError)
 
@@ -43,15 +43,18 @@ export interface Refusal<E extends ApiError = ApiError> {
   readonly headers: ResponseHeaders
 }
 
-/** The bodies of errors made once and answered on many requests (`prebuiltError`). */
-const prebuiltBodies = new Map<ApiError, string>()
+/**
+ * The answers, without their headers, of errors made once and answered on many requests
+ * (`prebuiltError`). A response is an immutable value: each answer is this one given its headers.
+ */
+const prebuiltResponses = new Map<ApiError, HttpServerResponse.HttpServerResponse>()
 
 /**
  * Marks an error made once at startup and answered often (a missing key on every unauthenticated
- * request): its body is serialised now, not on each answer.
+ * request): its body is serialised and its response made now, not on each answer.
  */
 export const prebuiltError = <E extends ApiError>(error: E): E => {
-  prebuiltBodies.set(error, JSON.stringify(errorBody(error)))
+  prebuiltResponses.set(error, jsonResponse(JSON.stringify(errorBody(error)), error.status, noHeaders))
   return error
 }
 
@@ -67,12 +70,15 @@ export const lacksRetryAfter = (status: number, headers: Readonly<Record<string,
 export const errorResponse = (
   error: ApiError,
   headers: ResponseHeaders = noHeaders
-): HttpServerResponse.HttpServerResponse =>
-  jsonResponse(
-    prebuiltBodies.get(error) ?? JSON.stringify(errorBody(error)),
-    error.status,
-    lacksRetryAfter(error.status, headers) ? { ...headers, "retry-after": retryAfterUnavailable } : headers
-  )
+): HttpServerResponse.HttpServerResponse => {
+  const answerHeaders = lacksRetryAfter(error.status, headers)
+    ? { ...headers, "retry-after": retryAfterUnavailable }
+    : headers
+  const prebuilt = prebuiltResponses.get(error)
+  if (prebuilt === undefined)
+    return jsonResponse(JSON.stringify(errorBody(error)), error.status, answerHeaders)
+  return withResponseHeaders(prebuilt, answerHeaders)
+}
 
 /** The answer to a refused request. */
 export const refusalResponse = (refusal: Refusal): HttpServerResponse.HttpServerResponse =>

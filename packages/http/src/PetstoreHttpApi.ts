@@ -12,7 +12,6 @@ import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerError from "effect/http/HttpServerError"
 import type { HttpServerRequest } from "effect/http/HttpServerRequest"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import * as RateLimiter from "effect/persistence/RateLimiter"
 import * as ApiReference from "./ApiReference.js"
 import { AuthenticationLive, makeRequestAdmission } from "./AuthenticationLive.js"
 import { ClaimsHandlers } from "./ClaimsHandlers.js"
@@ -92,7 +91,7 @@ export type PetstoreHttpAppServices = Exclude<
 export const petstoreHttpApiLayer = (options: PetstoreHttpApiOptions) =>
   Layer.effect(PetstoreHttpApp, makeApp(options)).pipe(
     Layer.provide(NodeSha256.layer),
-    Layer.provide(RequestRateLimiter.layer.pipe(Layer.provide(RateLimiter.layer))),
+    Layer.provide(RequestRateLimiter.layer),
     Layer.provideMerge(HttpMetrics.layer)
   )
 

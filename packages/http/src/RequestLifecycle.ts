@@ -44,6 +44,12 @@ const withJsonCharset = (response: HttpServerResponse.HttpServerResponse) => {
   )
 }
 
+/** The path of a request's URL: all of it before any `?` (what `split("?")[0]` gives, without the array). */
+const pathOf = (url: string): string => {
+  const query = url.indexOf("?")
+  return query === -1 ? url : url.slice(0, query)
+}
+
 export interface RequestRecord {
   readonly requestId: string
   readonly method: string
@@ -91,7 +97,7 @@ export const withRequestLifecycle =
           record(metrics, {
             requestId,
             method: request.method,
-            path: request.url.split("?")[0] ?? request.url,
+            path: pathOf(request.url),
             status: response.status,
             durationMs: Number(clock.monotonicTimeNanosUnsafe() - startedAt) / 1_000_000
           }),

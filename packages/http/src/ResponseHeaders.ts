@@ -38,5 +38,12 @@ export const jsonResponse = (
   headers: ResponseHeaders
 ): HttpServerResponse.HttpServerResponse => {
   const response = HttpServerResponse.text(text, { status, contentType: jsonContentType })
-  return headers === noHeaders ? response : HttpServerResponse.setHeaders(response, headers)
+  return withResponseHeaders(response, headers)
 }
+
+/** `response` given `headers` too (a response made once and answered with each request's headers). */
+export const withResponseHeaders = (
+  response: HttpServerResponse.HttpServerResponse,
+  headers: ResponseHeaders
+): HttpServerResponse.HttpServerResponse =>
+  headers === noHeaders ? response : HttpServerResponse.setHeaders(response, headers)

@@ -88,6 +88,18 @@ export const make = (options: MemoryRateLimiterStoreOptions = {}): Effect.Effect
       for (const [key, state] of adaptive) if (state.expiresAt <= now) adaptive.delete(key)
     }
 
+    // A limiter asks with the same few refill rates, as `Duration`s, on every request: the last one's
+    // milliseconds are kept, since a rate of a fraction of a millisecond is held as `bigint` nanoseconds.
+    let lastRefillRate: Duration.Duration | undefined
+    let lastRefillMillis = 0
+    const refillMillisOf = (refillRate: Duration.Duration): number => {
+      if (refillRate !== lastRefillRate) {
+        lastRefillMillis = Duration.toMillis(refillRate)
+        lastRefillRate = refillRate
+      }
+      return lastRefillMillis
+    }
+
     /** Counts at the current time, once any sweep due has run. */
     const countNow = <A>(count: (now: number) => A): Effect.Effect<A> =>
       Effect.map(Clock.currentTimeMillis, (now) => {
@@ -121,7 +133,7 @@ export const make = (options: MemoryRateLimiterStoreOptions = {}): Effect.Effect
         }),
       tokenBucket: (request) =>
         countNow((now) => {
-          const refillMillis = Duration.toMillis(request.refillRate)
+          const refillMillis = refillMillisOf(request.refillRate)
           let bucket = buckets.get(request.key)
           if (bucket === undefined) {
             bucket = { tokens: request.limit, lastRefill: now, limit: request.limit, refillMillis }

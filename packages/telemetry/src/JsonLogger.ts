@@ -110,8 +110,9 @@ export const formatLine = (options: Logger.Options<unknown>): string => {
   const annotations = fiber.getRef(References.CurrentLogAnnotations)
   if (!allJsonScalars(messages) || !annotationsAreJsonScalars(annotations)) return formatLineExactly(options)
   const now = date.getTime()
-  const spans: Record<string, number> = {}
+  let spans: Record<string, number> | undefined
   for (const [label, startedAt] of fiber.getRef(References.CurrentLogSpans)) {
+    spans ??= {}
     // As `formatStructured` does: a `__proto__` label is an ordinary key, not the prototype.
     if (label === "__proto__") {
       Object.defineProperty(spans, label, {
@@ -124,15 +125,11 @@ export const formatLine = (options: Logger.Options<unknown>): string => {
       spans[label] = now - startedAt
     }
   }
-  return JSON.stringify({
-    message: messages.length === 1 ? messages[0] : messages,
-    logLevel: levelLabels[logLevel],
-    timestamp: isoTimestamp(date),
-    cause: cause.reasons.length > 0 ? Cause.pretty(cause) : undefined,
-    annotations,
-    spans,
-    fiberId: `#${fiber.id}`
-  })
+  // The object `JSON.stringify` would write, written in its order one member at a time: only the
+  // values need serialising (the level, the timestamp and the fiber id never need escaping), and a
+  // cause, absent from most lines, is left out as `JSON.stringify` leaves out `undefined`.
+  const causeMember = cause.reasons.length > 0 ? `"cause":${JSON.stringify(Cause.pretty(cause))},` : ""
+  return `{"message":${JSON.stringify(messages.length === 1 ? messages[0] : messages)},"logLevel":"${levelLabels[logLevel]}","timestamp":"${isoTimestamp(date)}",${causeMember}"annotations":${JSON.stringify(annotations)},"spans":${spans === undefined ? "{}" : JSON.stringify(spans)},"fiberId":"#${fiber.id}"}`
 }
 
 // ---------------------------------------------------------------------------------------------------
