@@ -45,8 +45,9 @@ const seconds = (duration: Duration.Duration): number => Math.ceil(Duration.toMi
 export const policyHeader = (policy: RateLimitPolicy): string =>
   `"${policy.name}";q=${policy.limit};w=${seconds(policy.window)}`
 
-export const stateHeader = (policy: RateLimitPolicy, remaining: number, reset: Duration.Duration): string =>
-  `"${policy.name}";r=${Math.max(0, remaining)};t=${seconds(reset)}`
+/** The bucket's state: tokens left, and whole seconds (rounded up) until it is full, from milliseconds. */
+export const stateHeader = (policy: RateLimitPolicy, remaining: number, resetMillis: number): string =>
+  `"${policy.name}";r=${Math.max(0, remaining)};t=${Math.ceil(resetMillis / 1000)}`
 
 const oneSecond = Duration.seconds(1)
 
@@ -117,7 +118,7 @@ export const layer: Layer.Layer<RequestRateLimiter, never, RateLimiter.RateLimit
           error: entry.tooMany(retryAfter),
           headers: {
             "ratelimit-policy": entry.header,
-            ratelimit: stateHeader(policy, 0, retryAfter),
+            ratelimit: stateHeader(policy, 0, Duration.toMillis(retryAfter)),
             "retry-after": String(seconds(retryAfter))
           }
         })
@@ -150,7 +151,7 @@ export const layer: Layer.Layer<RequestRateLimiter, never, RateLimiter.RateLimit
               const reset = Math.ceil(policy.limit - remaining) * entry.refillMillis - elapsedMillis
               return Effect.succeed({
                 "ratelimit-policy": entry.header,
-                ratelimit: `"${policy.name}";r=${remaining};t=${Math.ceil(durationMillis(Math.max(0, reset)) / 1000)}`
+                ratelimit: stateHeader(policy, remaining, durationMillis(Math.max(0, reset)))
               })
             },
             onFailure: (error) => {

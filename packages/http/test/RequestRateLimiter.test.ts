@@ -25,14 +25,18 @@ const throughConsume = (limiter: RateLimiter.RateLimiter, policy: RateLimitPolic
     {
       onSuccess: (result) => ({
         "ratelimit-policy": RequestRateLimiter.policyHeader(policy),
-        ratelimit: RequestRateLimiter.stateHeader(policy, result.remaining, result.resetAfter)
+        ratelimit: RequestRateLimiter.stateHeader(
+          policy,
+          result.remaining,
+          Duration.toMillis(result.resetAfter)
+        )
       }),
       onFailure: (error) => {
         if (error.reason._tag !== "RateLimitExceeded") return { failed: error.reason._tag }
         const retryAfter = Duration.max(error.reason.retryAfter, Duration.seconds(1))
         return {
           "ratelimit-policy": RequestRateLimiter.policyHeader(policy),
-          ratelimit: RequestRateLimiter.stateHeader(policy, 0, retryAfter),
+          ratelimit: RequestRateLimiter.stateHeader(policy, 0, Duration.toMillis(retryAfter)),
           "retry-after": String(Math.ceil(Duration.toMillis(retryAfter) / 1000))
         }
       }
