@@ -95,8 +95,12 @@ const MemoryDomains = Layer.succeed(
           all().find((domain) => domain.hostname === hostname && domain.status === "verified")
         )
       ),
-    listByHostnames: (hostnames) =>
-      Effect.sync(() => all().filter((domain) => hostnames.includes(domain.hostname))),
+    listRivals: (holds) =>
+      Effect.sync(() =>
+        all().filter((domain) =>
+          holds.some((hold) => hold.hostname === domain.hostname && hold.account !== domain.account)
+        )
+      ),
     listAtOrUnder: (apex) =>
       Effect.sync(() => all().filter((domain) => DnsName.isAtOrUnder(domain.hostname, apex))),
     listByProject: (projectId) => Effect.sync(() => all().filter((domain) => domain.projectId === projectId)),

@@ -8,9 +8,8 @@
 import { Array as Arr, Clock, Duration, Effect, Option } from "effect"
 import { advanceCertificate } from "./CertificateIssuance.js"
 import { type CustomDomain, isCheckDue } from "./CustomDomain.js"
-import { CustomDomainRepository, type LeasedWork } from "./CustomDomainRepository.js"
+import { CustomDomainRepository, type HostnameHold, type LeasedWork } from "./CustomDomainRepository.js"
 import { checkDomain, type HostnameOwnership, ownershipFactsOf, storeLosers } from "./CustomDomains.js"
-import type { Hostname } from "./Hostname.js"
 
 /**
  * The work due on one domain at `now`: its verification check when that is due (with `ownershipOf`,
@@ -22,11 +21,11 @@ import type { Hostname } from "./Hostname.js"
 export const workOnCustomDomain = (
   domain: CustomDomain,
   now: number,
-  ownershipOf: (hostname: Hostname) => HostnameOwnership
+  ownershipOf: (hold: HostnameHold) => HostnameOwnership
 ) =>
   Effect.gen(function* () {
     if (!isCheckDue(domain, now)) return yield* advanceCertificate(domain)
-    const check = yield* checkDomain(domain, ownershipOf(domain.hostname))
+    const check = yield* checkDomain(domain, ownershipOf(domain))
     yield* storeLosers(check)
     return check.domain
   })
@@ -59,7 +58,7 @@ export const checkDueCustomDomains = (options: DueCheckOptions) =>
     const release = (domain: CustomDomain) => domains.releaseLease(domain, options.holder).pipe(Effect.ignore)
     const checks = claimed.filter((domain) => isCheckDue(domain, now))
     // Should they not be read, no check can run: every lease goes back at once.
-    const ownershipOf = yield* ownershipFactsOf(checks.map((domain) => domain.hostname)).pipe(
+    const ownershipOf = yield* ownershipFactsOf(checks).pipe(
       Effect.onError(() => Effect.forEach(claimed, release, { discard: true }))
     )
     const storeAlone = (work: LeasedWork) =>

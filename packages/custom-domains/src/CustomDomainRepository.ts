@@ -6,7 +6,7 @@
  * leases expire.
  */
 
-import type { StorageError } from "@petstore/kernel"
+import type { AccountName, StorageError } from "@petstore/kernel"
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
 import type { CustomDomain, CustomDomainKey } from "./CustomDomain.js"
@@ -18,6 +18,12 @@ export interface CustomDomainLease {
   /** Who holds it: a worker's id, unique per process. */
   readonly holder: string
   readonly until: Date
+}
+
+/** An account's hold on a hostname: its domain with it, or the one it adds. */
+export interface HostnameHold {
+  readonly account: AccountName
+  readonly hostname: Hostname
 }
 
 /** Leased work done on a domain: the domain as it was claimed, and as the work left it. */
@@ -38,11 +44,12 @@ export class CustomDomainRepository extends Context.Service<
     /** The verified domain with this hostname, if any (the one the edge serves). */
     readonly findVerified: (hostname: Hostname) => Effect.Effect<Option.Option<CustomDomain>, StorageError>
     /**
-     * Every account's domains with one of these hostnames, oldest first: one read for a whole worker
-     * round's ownership facts.
+     * The rivals of each hold: the domains with its hostname of other accounts than its own, oldest
+     * first; one read for a whole worker round's ownership facts (a round's own domains are not read
+     * again).
      */
-    readonly listByHostnames: (
-      hostnames: ReadonlyArray<Hostname>
+    readonly listRivals: (
+      holds: ReadonlyArray<HostnameHold>
     ) => Effect.Effect<ReadonlyArray<CustomDomain>, StorageError>
     /** Every account's domains at or under `apex` (the names a claim of it covers). */
     readonly listAtOrUnder: (apex: Hostname) => Effect.Effect<ReadonlyArray<CustomDomain>, StorageError>

@@ -17,7 +17,7 @@ import {
   restartVerificationWindow,
   withOwnershipRequired
 } from "./CustomDomainLifecycle.js"
-import { CustomDomainRepository } from "./CustomDomainRepository.js"
+import { CustomDomainRepository, type HostnameHold } from "./CustomDomainRepository.js"
 import type { DnsAnswer } from "./DnsAnswer.js"
 import * as DnsName from "./DnsName.js"
 import { DnsResolver } from "./DnsResolver.js"
@@ -122,9 +122,9 @@ export const listDomains = (account: AccountName, id: ProjectId) =>
     return { domains, config: yield* configOf(id) }
   })
 
-/** A hostname's domains (every account's) and what the ownership rules read about it (see `Ownership`). */
+/** A hold's rivals (other accounts' domains with its hostname) and what the ownership rules read about it. */
 export interface HostnameOwnership {
-  readonly domains: ReadonlyArray<CustomDomain>
+  readonly rivals: ReadonlyArray<CustomDomain>
   readonly facts: OwnershipFacts
 }
 
@@ -132,38 +132,38 @@ const apexOf = (hostname: Hostname): Hostname | undefined =>
   Option.getOrUndefined(Option.map(DnsName.registrableDomain(hostname), Hostname.make))
 
 /**
- * What the ownership rules read about each of `hostnames`, in one query per store whatever their
- * number: a worker round reads its checks' facts at once instead of three queries a domain. The
- * answer is for those hostnames only.
+ * What the ownership rules read about each of `holds` (see `Ownership`), in one query per store
+ * whatever their number: a worker round reads its checks' facts at once instead of three queries a
+ * domain. The answer is for those holds only.
  */
-export const ownershipFactsOf = (hostnames: ReadonlyArray<Hostname>) =>
+export const ownershipFactsOf = (holds: ReadonlyArray<HostnameHold>) =>
   Effect.gen(function* () {
     const since = new Date((yield* now).getTime() - Duration.toMillis(recentHoldWindow))
-    const names = Arr.dedupe(hostnames)
-    const apexes = Arr.dedupe(Arr.filter(names.map(apexOf), Predicate.isNotUndefined))
-    const [holders, releases, claims] =
-      names.length === 0
+    const hostnames = Arr.dedupe(holds.map((hold) => hold.hostname))
+    const apexes = Arr.dedupe(Arr.filter(hostnames.map(apexOf), Predicate.isNotUndefined))
+    const [rivals, releases, claims] =
+      holds.length === 0
         ? [[], [], []]
         : yield* Effect.all(
             [
-              Effect.flatMap(CustomDomainRepository, (domains) => domains.listByHostnames(names)),
-              Effect.flatMap(OwnershipRepository, (ownership) => ownership.releasesSince(names, since)),
+              Effect.flatMap(CustomDomainRepository, (domains) => domains.listRivals(holds)),
+              Effect.flatMap(OwnershipRepository, (ownership) => ownership.releasesSince(hostnames, since)),
               apexes.length === 0
                 ? Effect.succeed([])
                 : Effect.flatMap(ClaimRepository, (repository) => repository.listByApexes(apexes))
             ],
             { concurrency: "unbounded" }
           )
-    const domainsOf = Arr.groupBy(holders, (domain) => domain.hostname)
+    const domainsOf = Arr.groupBy(rivals, (domain) => domain.hostname)
     const releasesOf = Arr.groupBy(releases, (release) => release.hostname)
     const claimsOf = Arr.groupBy(claims, (claim) => claim.apex)
-    return (hostname: Hostname): HostnameOwnership => {
-      const domains = domainsOf[hostname] ?? []
+    return ({ account, hostname }: HostnameHold): HostnameOwnership => {
+      const rivalsOfHold = (domainsOf[hostname] ?? []).filter((domain) => domain.account !== account)
       const apex = apexOf(hostname)
       return {
-        domains,
+        rivals: rivalsOfHold,
         facts: {
-          holders: domains.map((domain) => domain.account),
+          holders: rivalsOfHold.map((domain) => domain.account),
           releases: releasesOf[hostname] ?? [],
           claims: apex === undefined ? [] : (claimsOf[apex] ?? [])
         }
@@ -171,9 +171,9 @@ export const ownershipFactsOf = (hostnames: ReadonlyArray<Hostname>) =>
     }
   })
 
-/** What the ownership rules read about one hostname. */
-export const ownershipOf = (hostname: Hostname) =>
-  Effect.map(ownershipFactsOf([hostname]), (ownershipFor) => ownershipFor(hostname))
+/** What the ownership rules read about one hold. */
+export const ownershipOf = (hold: HostnameHold) =>
+  Effect.map(ownershipFactsOf([hold]), (ownershipFor) => ownershipFor(hold))
 
 export const addDomain = (account: AccountName, id: ProjectId, hostnameText: string) =>
   Effect.gen(function* () {
@@ -185,7 +185,7 @@ export const addDomain = (account: AccountName, id: ProjectId, hostnameText: str
     if (!isPaidPlan(project.plan)) return yield* new PlanRequired()
     if (!hasSucceededDeploy(project)) return yield* new DeployRequired()
     const addedAt = yield* now
-    const { domains: others, facts } = yield* ownershipOf(hostname)
+    const { facts, rivals } = yield* ownershipOf({ account, hostname })
     const requirement = ownershipRequirement(account, facts, addedAt)
     if (requirement._tag === "ClaimedByOther") return yield* new DomainClaimed({ hostname })
     const token = yield* Effect.flatMap(OwnershipRepository, (ownership) =>
@@ -202,8 +202,8 @@ export const addDomain = (account: AccountName, id: ProjectId, hostnameText: str
     yield* repository.insert(domain)
     // The other accounts' domains are contested from now on: their record is required too.
     yield* Effect.forEach(
-      others.filter((other) => other.account !== account && !other.ownership.required),
-      (other) => repository.update(withOwnershipRequired(other, true)),
+      rivals.filter((rival) => !rival.ownership.required),
+      (rival) => repository.update(withOwnershipRequired(rival, true)),
       { discard: true }
     )
     return domain
@@ -252,14 +252,18 @@ export const observeDomain = (domain: CustomDomain) =>
     })
   })
 
-const randomLabelAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+const digitsPerDraw = 10
 
-/** A label nobody names by chance: 20 letters and digits. */
+/** Ten base-36 digits (letters and digits) from one draw in [0, 1): 36¹⁰ is below 2⁵³, a draw's precision. */
+const base36Digits = (draw: number): string =>
+  Math.floor(draw * 36 ** digitsPerDraw)
+    .toString(36)
+    .padStart(digitsPerDraw, "0")
+
+/** A label nobody names by chance: 20 letters and digits, from two draws (one per check's probe). */
 const randomLabel = Effect.map(
-  Effect.forEach(Array.from({ length: 20 }), () =>
-    Random.nextIntBetween(0, randomLabelAlphabet.length, { halfOpen: true })
-  ),
-  (indexes) => indexes.map((index) => randomLabelAlphabet[index]).join("")
+  Effect.all([Random.next, Random.next]),
+  ([first, second]) => base36Digits(first) + base36Digits(second)
 )
 
 /** `wildcard_record` when a random name under the hostname's parent reaches the platform target too. */
@@ -290,7 +294,7 @@ export interface DomainCheck {
 export const checkDomain = (domain: CustomDomain, ownership: HostnameOwnership) =>
   Effect.gen(function* () {
     const checkedAt = yield* now
-    const { domains: holders, facts } = ownership
+    const { facts, rivals } = ownership
     const requirement = ownershipRequirement(domain.account, facts, checkedAt)
     if (requirement._tag === "ClaimedByOther") {
       const lost = ownershipLostProblem(domain.hostname, "claimed", requirement.apex)
@@ -322,9 +326,9 @@ export const checkDomain = (domain: CustomDomain, ownership: HostnameOwnership) 
     const lost = ownershipLostProblem(domain.hostname, "proved")
     const losers =
       outcome.proved && checked.status === "verified"
-        ? holders
-            .filter((other) => other.account !== domain.account && !hasLostOwnership(other))
-            .map((other) => loseOwnership(other, lost, checkedAt))
+        ? rivals
+            .filter((rival) => !hasLostOwnership(rival))
+            .map((rival) => loseOwnership(rival, lost, checkedAt))
         : []
     return { domain: checked, losers } satisfies DomainCheck
   })
@@ -346,7 +350,7 @@ const save = (domain: CustomDomain) =>
 export const verifyNow = (account: AccountName, id: ProjectId, hostnameText: string) =>
   Effect.gen(function* () {
     const domain = restartVerificationWindow(yield* findDomain(account, id, hostnameText), yield* now)
-    const check = yield* checkDomain(domain, yield* ownershipOf(domain.hostname))
+    const check = yield* checkDomain(domain, yield* ownershipOf(domain))
     yield* storeLosers(check)
     return yield* save(check.domain)
   })
@@ -373,10 +377,7 @@ export const reverifyDomain = (account: AccountName, id: ProjectId, hostnameText
       })
     }
     const checkedAt = yield* now
-    const check = yield* checkDomain(
-      restartVerificationWindow(domain, checkedAt),
-      yield* ownershipOf(domain.hostname)
-    )
+    const check = yield* checkDomain(restartVerificationWindow(domain, checkedAt), yield* ownershipOf(domain))
     yield* storeLosers(check)
     const checked = check.domain
     return yield* save(checked.status === "verified" ? requestCertificate(checked, checkedAt) : checked)

@@ -74,7 +74,7 @@ export interface HostnameRelease {
 
 /** What the ownership rules read about a hostname, as the stores answer it. */
 export interface OwnershipFacts {
-  /** The accounts of every domain with this hostname, the caller's included. */
+  /** The accounts with a domain of this hostname (the caller's own may be among them: it contests nothing). */
   readonly holders: ReadonlyArray<AccountName>
   readonly releases: ReadonlyArray<HostnameRelease>
   /**

@@ -99,7 +99,12 @@ export {
   withOwnershipRequired
 } from "./CustomDomainLifecycle.js"
 export { Problem, ProblemCode } from "./CustomDomainProblem.js"
-export { type CustomDomainLease, CustomDomainRepository, type LeasedWork } from "./CustomDomainRepository.js"
+export {
+  type CustomDomainLease,
+  CustomDomainRepository,
+  type HostnameHold,
+  type LeasedWork
+} from "./CustomDomainRepository.js"
 export {
   addDomain,
   changePlan,

@@ -123,9 +123,11 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, Memor
           select((domain) => domain.hostname === hostname && domain.status === "verified", lastVerifiedFirst),
           (found) => Option.fromNullishOr(found[0]?.domain)
         ),
-      listByHostnames: (hostnames) =>
+      listRivals: (holds) =>
         Effect.map(
-          select((domain) => hostnames.includes(domain.hostname)),
+          select((domain) =>
+            holds.some((hold) => hold.hostname === domain.hostname && hold.account !== domain.account)
+          ),
           (found) => found.map((stored) => stored.domain)
         ),
       listAtOrUnder: (apex) =>

@@ -22,6 +22,7 @@
  * a row gone) changes nothing, so appends nothing. The statement that appends events also queues
  * their webhook deliveries (`outbox`).
  */
+
 import {
   Certificate,
   CustomDomain,
@@ -40,6 +41,7 @@ import {
   Problem,
   ProjectId
 } from "@petstore/custom-domains"
+import { AccountName } from "@petstore/kernel"
 import { Clock, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"
@@ -338,12 +340,15 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
         limit 1`
     })
 
-    const listByHostnames = SqlSchema.findAll({
-      Request: Schema.Array(Hostname),
+    // Each rival once, however many holds it rivals.
+    const listRivals = SqlSchema.findAll({
+      Request: Schema.Array(Schema.Struct({ account: AccountName, hostname: Hostname })),
       Result: CustomDomainFromRow,
-      execute: (hostnames) => sql`
-        select ${columns} from custom_domains
-        where hostname in (select jsonb_array_elements_text(${JSON.stringify(hostnames)}::jsonb))
+      execute: (holds) => sql`
+        select ${columns} from custom_domains as domain
+        where exists (
+          select from jsonb_to_recordset(${JSON.stringify(holds)}::jsonb) as hold(account text, hostname text)
+          where hold.hostname = domain.hostname and hold.account <> domain.account)
         order by position`
     })
 
@@ -436,8 +441,7 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
         findInProject({ projectId, hostname }).pipe(storageOperation("CustomDomainRepository.findInProject")),
       findVerified: (hostname) =>
         findVerified(hostname).pipe(storageOperation("CustomDomainRepository.findVerified")),
-      listByHostnames: (hostnames) =>
-        listByHostnames(hostnames).pipe(storageOperation("CustomDomainRepository.listByHostnames")),
+      listRivals: (holds) => listRivals(holds).pipe(storageOperation("CustomDomainRepository.listRivals")),
       listAtOrUnder: (apex) =>
         listAtOrUnder(apex).pipe(storageOperation("CustomDomainRepository.listAtOrUnder")),
       listByProject: (projectId) =>

@@ -41,6 +41,7 @@ import {
 import { Array as Arr, Effect, Exit, type Layer, Option, Schema } from "effect"
 import {
   cnameTarget,
+  freshAccount,
   freshHostname,
   freshProject,
   later,
@@ -272,6 +273,13 @@ export const drainDue = Effect.gen(function* () {
 
 const freshHolder = (name: string) => Effect.map(randomToken, (token) => `${name}-${token}`)
 
+/** Every domain with `hostname`: the rivals of an account that holds nothing. */
+const holdersOf = (hostname: Hostname) =>
+  Effect.gen(function* () {
+    const repository = yield* CustomDomainRepository
+    return yield* repository.listRivals([{ account: yield* freshAccount, hostname }])
+  })
+
 /**
  * One result through `completeChecks`, claimed as stored now (what a lease that still holds keeps):
  * whether it was stored.
@@ -461,7 +469,7 @@ export const domainRepositoryTests = (
 
       expect(yield* repository.remove(project.id, domain.hostname)).toBe(true)
       expect(yield* findStored(domain)).toEqual(Option.none())
-      expect(yield* repository.listByHostnames([domain.hostname])).toEqual([])
+      expect(yield* holdersOf(domain.hostname)).toEqual([])
       expect(yield* repository.remove(project.id, domain.hostname)).toBe(false)
       expect(hostnamesOf(yield* repository.listByProject(project.id))).toEqual([kept.hostname])
 
@@ -470,7 +478,7 @@ export const domainRepositoryTests = (
       const readded = yield* newDomainOf(sameAccount.project, domain.hostname, later(t0, hour))
       yield* repository.insert(readded)
       expect(Option.map(yield* findStored(readded), fields)).toEqual(Option.some(fields(readded)))
-      expect((yield* repository.listByHostnames([domain.hostname])).map(fields)).toEqual([fields(readded)])
+      expect((yield* holdersOf(domain.hostname)).map(fields)).toEqual([fields(readded)])
 
       // The removal is told once, with the domain as it was; the refused ones not at all.
       expect(yield* toldOf(project.id, domain.hostname)).toEqual([
@@ -505,7 +513,7 @@ export const domainRepositoryTests = (
 
         expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(domain)))
         expect(yield* repository.listByProject(sameAccount.project.id)).toEqual([])
-        expect(keysOf(yield* repository.listByHostnames([domain.hostname]))).toEqual([keyOf(domain)])
+        expect(keysOf(yield* holdersOf(domain.hostname))).toEqual([keyOf(domain)])
         // Refused, so untold.
         expect(yield* toldOf(project.id, domain.hostname)).toEqual([["domain.added", encodeResource(domain)]])
         expect(yield* eventsOf(sameAccount.project.id)).toEqual([])
@@ -527,7 +535,7 @@ export const domainRepositoryTests = (
       for (const domain of [a, b, c]) {
         expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(domain)))
       }
-      expect((yield* repository.listByHostnames([hostname])).map(fields)).toEqual([a, b, c].map(fields))
+      expect((yield* holdersOf(hostname)).map(fields)).toEqual([a, b, c].map(fields))
       // Each project lists only its own.
       expect((yield* repository.listByProject(two.project.id)).map(fields)).toEqual([fields(b)])
 
@@ -535,33 +543,46 @@ export const domainRepositoryTests = (
       const failed = loseOwnership(b, ownershipLostProblem(hostname, "proved"), later(t0, minute))
       expect(yield* repository.update(failed)).toBe(true)
       expect(yield* repository.remove(one.project.id, hostname)).toBe(true)
-      expect((yield* repository.listByHostnames([hostname])).map(fields)).toEqual([failed, c].map(fields))
-      expect(yield* repository.listByHostnames([yield* freshHostname()])).toEqual([])
+      expect((yield* holdersOf(hostname)).map(fields)).toEqual([failed, c].map(fields))
+      expect(yield* holdersOf(yield* freshHostname())).toEqual([])
     })
   )
 
-  it.effect("listByHostnames: the domains of every hostname asked for, oldest first, and no other", () =>
-    Effect.gen(function* () {
-      const repository = yield* CustomDomainRepository
-      const [first, second, unasked] = [
-        yield* freshHostname(),
-        yield* freshHostname(),
-        yield* freshHostname()
-      ]
-      const [one, two] = [yield* projectWith([]), yield* projectWith([])]
-      const a = yield* newDomainOf(one.project, second, later(t0, 1))
-      const b = yield* newDomainOf(one.project, first, later(t0, 2))
-      const c = yield* newDomainOf(two.project, second, later(t0, 3), true)
-      const d = yield* newDomainOf(two.project, unasked, later(t0, 4))
-      for (const domain of [a, b, c, d]) yield* repository.insert(domain)
+  it.effect(
+    "listRivals: each hold's rivals (its hostname's domains of other accounts), oldest first, once",
+    () =>
+      Effect.gen(function* () {
+        const repository = yield* CustomDomainRepository
+        const [first, second, unasked] = [
+          yield* freshHostname(),
+          yield* freshHostname(),
+          yield* freshHostname()
+        ]
+        const [one, two, three] = [yield* projectWith([]), yield* projectWith([]), yield* projectWith([])]
+        const a = yield* newDomainOf(one.project, second, later(t0, 1))
+        const b = yield* newDomainOf(one.project, first, later(t0, 2))
+        const c = yield* newDomainOf(two.project, second, later(t0, 3), true)
+        const d = yield* newDomainOf(two.project, unasked, later(t0, 4))
+        const e = yield* newDomainOf(three.project, second, later(t0, 5), true)
+        for (const domain of [a, b, c, d, e]) yield* repository.insert(domain)
+        const hold = (domain: CustomDomain) => ({ account: domain.account, hostname: domain.hostname })
 
-      expect((yield* repository.listByHostnames([first, second])).map(fields)).toEqual([a, b, c].map(fields))
-      // A hostname asked twice answers once; one nobody has adds nothing; none asked, none answered.
-      expect(
-        (yield* repository.listByHostnames([second, yield* freshHostname(), second])).map(fields)
-      ).toEqual([a, c].map(fields))
-      expect(yield* repository.listByHostnames([])).toEqual([])
-    })
+        // A hold's own account is never its rival; another account's domain is.
+        expect(yield* repository.listRivals([hold(b)])).toEqual([])
+        expect((yield* repository.listRivals([hold(a)])).map(fields)).toEqual([c, e].map(fields))
+        // Several holds at once: every rival of any, oldest first, each once (e rivals both a and c).
+        expect((yield* repository.listRivals([hold(a), hold(c), hold(b)])).map(fields)).toEqual(
+          [a, c, e].map(fields)
+        )
+        // An account adding a hostname it does not hold yet: every holder is its rival.
+        expect(
+          (yield* repository.listRivals([{ account: one.project.account, hostname: unasked }])).map(fields)
+        ).toEqual([fields(d)])
+        expect(
+          yield* repository.listRivals([{ account: one.project.account, hostname: yield* freshHostname() }])
+        ).toEqual([])
+        expect(yield* repository.listRivals([])).toEqual([])
+      })
   )
 
   it.effect("findVerified: the verified domain of a hostname, whichever account holds it", () =>
@@ -670,7 +691,7 @@ export const domainRepositoryTests = (
         expect(cause.reasons.map((reason) => reason._tag === "Fail" && reason.error._tag)).toEqual([
           "HostnameTaken"
         ])
-      const stored = yield* repository.listByHostnames([hostname])
+      const stored = yield* holdersOf(hostname)
       expect(stored.map((domain) => domain.projectId)).toEqual([winners[0]?.project.id])
     })
   )
@@ -682,7 +703,7 @@ export const domainRepositoryTests = (
       const projects = yield* Effect.forEach(Arr.range(1, 20), () => projectWith([]))
       const domains = yield* Effect.forEach(projects, ({ project }) => newDomainOf(project, hostname))
       yield* Effect.forEach(domains, repository.insert, { concurrency: "unbounded", discard: true })
-      const stored = yield* repository.listByHostnames([hostname])
+      const stored = yield* holdersOf(hostname)
       expect([...keysOf(stored)].sort(byKey)).toEqual([...keysOf(domains)].sort(byKey))
     })
   )

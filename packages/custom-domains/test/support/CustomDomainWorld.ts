@@ -102,9 +102,9 @@ export interface WorldControls {
   readonly leaseOf: (hostname: string, projectId?: string) => Effect.Effect<CustomDomainLease | null>
   /** Hands the lease of `hostname` to another holder (a worker that took an expired lease over). */
   readonly stealLease: (hostname: string, holder: string) => Effect.Effect<void>
-  /** The hostnames each `listByHostnames` read asked for, in order. */
+  /** The hostnames each `listRivals` read asked for, in order. */
   readonly holderReads: Effect.Effect<ReadonlyArray<ReadonlyArray<string>>>
-  /** Makes every `listByHostnames` read fail with a storage error. */
+  /** Makes every `listRivals` read fail with a storage error. */
   readonly failHolderReads: Effect.Effect<void>
   /** Makes storing any batch of results that holds `hostname` fail with a storage error. */
   readonly failCompletionOf: (hostname: string) => Effect.Effect<void>
@@ -294,14 +294,18 @@ export const fakeWorld: Layer.Layer<
         Effect.map(rowsOf(hostname), (rows) =>
           Option.fromNullishOr(rows.find((row) => row.domain.status === "verified")?.domain)
         ),
-      listByHostnames: (hostnames) =>
+      listRivals: (holds) =>
         Effect.gen(function* () {
-          yield* Ref.update(holderReads, (all) => [...all, hostnames])
+          yield* Ref.update(holderReads, (all) => [...all, holds.map((hold) => hold.hostname)])
           if (yield* Ref.get(holderReadsFail)) {
-            return yield* new StorageError({ operation: "listByHostnames", cause: new Error("timeout") })
+            return yield* new StorageError({ operation: "listRivals", cause: new Error("timeout") })
           }
           const all = yield* allDomains
-          return all.filter((domain) => hostnames.includes(domain.hostname)).sort(byCreation)
+          return all
+            .filter((domain) =>
+              holds.some((hold) => hold.hostname === domain.hostname && hold.account !== domain.account)
+            )
+            .sort(byCreation)
         }),
       listAtOrUnder: (apex) =>
         Effect.map(allDomains, (all) =>
