@@ -252,13 +252,23 @@ export const observeDomain = (domain: CustomDomain) =>
     })
   })
 
-const digitsPerDraw = 10
+const labelAlphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
 
-/** Ten base-36 digits (letters and digits) from one draw in [0, 1): 36¹⁰ is below 2⁵³, a draw's precision. */
-const base36Digits = (draw: number): string =>
-  Math.floor(draw * 36 ** digitsPerDraw)
-    .toString(36)
-    .padStart(digitsPerDraw, "0")
+/**
+ * Ten letters and digits from one draw in [0, 1), its base-36 digits one after the other: 36¹⁰ is
+ * below 2⁵³, a draw's precision.
+ */
+const base36Digits = (draw: number): string => {
+  let digits = ""
+  let rest = draw
+  for (let index = 0; index < 10; index++) {
+    rest *= labelAlphabet.length
+    const digit = Math.floor(rest)
+    digits += labelAlphabet[digit]
+    rest -= digit
+  }
+  return digits
+}
 
 /** A label nobody names by chance: 20 letters and digits, from two draws (one per check's probe). */
 const randomLabel = Effect.map(

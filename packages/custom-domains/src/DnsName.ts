@@ -40,13 +40,27 @@ export const lengthRule: Rule = {
   message: `must be at most ${maxLength} characters`
 }
 
+// The two label rules read every name the service decodes (rows, DNS answers, requests), several per
+// domain: they walk the name once instead of splitting it into labels.
+
 export const labelLengthRule: Rule = {
-  holds: (name) => labelsOf(name).every((label) => label.length >= 1 && label.length <= maxLabelLength),
+  holds: (name) => {
+    for (let start = 0; ; ) {
+      const dot = name.indexOf(".", start)
+      const length = (dot === -1 ? name.length : dot) - start
+      if (length < 1 || length > maxLabelLength) return false
+      if (dot === -1) return true
+      start = dot + 1
+    }
+  },
   message: `must have labels of 1 to ${maxLabelLength} characters`
 }
 
+/** Every label `ldhLabelPattern`, as one pattern. */
+const ldhLabelsPattern = new RegExp(`^${ldhLabel}(?:\\.${ldhLabel})*$`)
+
 export const ldhRule: Rule = {
-  holds: (name) => labelsOf(name).every((label) => ldhLabelPattern.test(label)),
+  holds: (name) => ldhLabelsPattern.test(name),
   message: "must have labels of letters, digits and inner hyphens only"
 }
 

@@ -29,6 +29,21 @@ const hostHeader = fc
 
 const isDnsName = Schema.is(DnsName.DnsName)
 
+describe("the label rules", () => {
+  it("hold exactly when every label does", () => {
+    fc.assert(
+      fc.property(fc.oneof(nameLike, fc.string(), fc.domain()), (name) => {
+        const labels = DnsName.labelsOf(name)
+        expect(DnsName.labelLengthRule.holds(name)).toBe(
+          labels.every((label) => label.length >= 1 && label.length <= 63)
+        )
+        expect(DnsName.ldhRule.holds(name)).toBe(labels.every((label) => DnsName.ldhLabelPattern.test(label)))
+      }),
+      { numRuns: 2_000 }
+    )
+  })
+})
+
 describe("normalise", () => {
   it.each([
     ["docs.example.com", "docs.example.com"],

@@ -157,16 +157,21 @@ const fromDecoded = <A>(decoded: Result.Result<ReadonlyArray<A>, SchemaIssue.Iss
       Arr.isReadonlyArrayNonEmpty(records) ? { _tag: "Records", records } : noRecords("nodata")
   })
 
-/** Runs one query; its result is decoded with `decode`, its rejection classified. */
+/**
+ * Runs one query; its result is decoded with `decode`, its rejection classified, both in the promise:
+ * a name without records (every wildcard probe, most address lookups) is an answer, not a failure the
+ * runtime would build a cause for and then match away.
+ */
 const ask = <A>(
   query: () => Promise<unknown>,
   decode: (raw: unknown) => Result.Result<ReadonlyArray<A>, SchemaIssue.Issue>
 ): Effect.Effect<DnsAnswer<A>> =>
-  Effect.tryPromise({ try: query, catch: (error) => error }).pipe(
-    Effect.match({
-      onFailure: fromNodeError,
-      onSuccess: (raw) => fromDecoded(decode(raw))
-    })
+  Effect.promise(() =>
+    // A query that throws at once (a name Node refuses) is classified like one that rejects.
+    new Promise<unknown>((resolve) => resolve(query())).then(
+      (raw) => fromDecoded(decode(raw)),
+      (error: unknown) => fromNodeError(error)
+    )
   )
 
 const recordsOf = <A>(answer: DnsAnswer<A>): ReadonlyArray<A> =>

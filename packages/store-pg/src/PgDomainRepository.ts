@@ -188,6 +188,8 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
       onlyIf: Statement.Fragment = sql``
     ) => {
       const rows = JSON.stringify(events)
+      // The projects to lock travel apart: a round's events are parsed once, not again for their ids.
+      const projects = JSON.stringify([...new Set(events.map((event) => event.projectId))])
       return sql`
         appended as (
           insert into domain_events (project_id, hostname, type, occurred_at, data)
@@ -199,8 +201,7 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
             select count(*) from (
               select pg_advisory_xact_lock(${eventLockSpace}, hashtext(project.id))
               from (
-                select distinct "projectId" as id
-                from jsonb_to_recordset(${rows}::jsonb) as event("projectId" text)
+                select distinct id from jsonb_array_elements_text(${projects}::jsonb) as id
                 order by 1) as project) as locked) >= 0
             ${onlyIf}
           order by event.n
