@@ -70,6 +70,25 @@ type DomainRow = typeof DomainRow.Type
 const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString())
 const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso))
 
+/** An encoded domain as its row, its instants as their ISO text (what the writes' record sets read). */
+const textRowOf = (domain: typeof CustomDomain.Encoded) => ({
+  hostname: domain.hostname,
+  projectId: domain.projectId,
+  account: domain.account,
+  kind: domain.kind,
+  status: domain.status,
+  dnsRecord: domain.dnsRecord,
+  ownership: domain.ownership,
+  lastCheckedAt: domain.verification.lastCheckedAt,
+  nextCheckAt: domain.verification.nextCheckAt,
+  deadline: domain.verification.deadline,
+  problems: domain.verification.problems,
+  certificate: domain.certificate,
+  createdAt: domain.createdAt,
+  issuance: domain.issuance,
+  issuanceNextAttemptAt: domain.issuance?.nextAttemptAt ?? null
+})
+
 /** A row decoded into a `CustomDomain` (every field checked again), and a domain encoded into a row. */
 const CustomDomainFromRow = DomainRow.pipe(
   Schema.decodeTo(
@@ -96,23 +115,17 @@ const CustomDomainFromRow = DomainRow.pipe(
             ? null
             : { ...row.issuance, nextAttemptAt: isoOrNull(row.issuanceNextAttemptAt) }
       }),
-      encode: (domain): DomainRow => ({
-        hostname: domain.hostname,
-        projectId: domain.projectId,
-        account: domain.account,
-        kind: domain.kind,
-        status: domain.status,
-        dnsRecord: domain.dnsRecord,
-        ownership: domain.ownership,
-        lastCheckedAt: dateOrNull(domain.verification.lastCheckedAt),
-        nextCheckAt: dateOrNull(domain.verification.nextCheckAt),
-        deadline: new Date(domain.verification.deadline),
-        problems: domain.verification.problems,
-        certificate: domain.certificate,
-        createdAt: new Date(domain.createdAt),
-        issuance: domain.issuance,
-        issuanceNextAttemptAt: dateOrNull(domain.issuance?.nextAttemptAt ?? null)
-      })
+      encode: (domain): DomainRow => {
+        const row = textRowOf(domain)
+        return {
+          ...row,
+          lastCheckedAt: dateOrNull(row.lastCheckedAt),
+          nextCheckAt: dateOrNull(row.nextCheckAt),
+          deadline: new Date(row.deadline),
+          createdAt: new Date(row.createdAt),
+          issuanceNextAttemptAt: dateOrNull(row.issuanceNextAttemptAt)
+        }
+      }
     })
   )
 )
@@ -142,6 +155,45 @@ const eventsOf = (
       : domainEventTypes(before, after).map(
           (type): NewEvent => ({ projectId: domain.projectId, hostname: domain.hostname, type, data: domain })
         )
+  })
+
+/** A write's events as the outbox reads them: the events, and the projects whose order they keep. */
+interface OutboxInput {
+  readonly events: string
+  readonly projects: string
+}
+
+const outboxInput = (events: ReadonlyArray<{ readonly projectId: string }>): OutboxInput => ({
+  events: JSON.stringify(events),
+  projects: JSON.stringify([...new Set(events.map((event) => event.projectId))])
+})
+
+/** What a write of changed domains sends: their rows and their events, as JSON text. */
+interface ChangesInput extends OutboxInput {
+  readonly rows: string
+}
+
+const ChangesInput = Schema.Struct({ rows: Schema.String, events: Schema.String, projects: Schema.String })
+
+const encodeDomains = Schema.encodeEffect(Schema.Array(CustomDomain))
+
+/**
+ * The rows and events of changes from before to after, each domain encoded once: its row and its
+ * events' data (its public resource: the encoded domain without `account` and `issuance`) come from
+ * the same encoding. Events in the order of the changes.
+ */
+const changesInput = (changes: ReadonlyArray<readonly [before: CustomDomain, after: CustomDomain]>) =>
+  Effect.map(encodeDomains(changes.map(([, after]) => after)), (encoded): ChangesInput => {
+    const events: Array<{ projectId: string; hostname: string; type: DomainEventType; data: unknown }> = []
+    changes.forEach(([before, after], index) => {
+      const types = domainEventTypes(before, after)
+      const domain = encoded[index]
+      if (types.length === 0 || domain === undefined) return
+      const { account: _account, issuance: _issuance, ...resource } = domain
+      for (const type of types)
+        events.push({ projectId: after.projectId, hostname: after.hostname, type, data: resource })
+    })
+    return { rows: JSON.stringify(encoded.map(textRowOf)), ...outboxInput(events) }
   })
 
 // Neither a project id nor a hostname has a line break, so the pair's text names it alone.
@@ -182,19 +234,17 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
      * (`for key share`): one removed meanwhile is skipped instead of failing the write with a
      * reference to nothing. A webhook gets the events of the statements that start after it is stored.
      */
+    // The projects to lock travel apart from the events: a round's events are parsed once.
     const outbox = (
-      events: ReadonlyArray<typeof NewEvent.Encoded>,
+      { events, projects }: OutboxInput,
       occurredAt: Date,
       onlyIf: Statement.Fragment = sql``
-    ) => {
-      const rows = JSON.stringify(events)
-      // The projects to lock travel apart: a round's events are parsed once, not again for their ids.
-      const projects = JSON.stringify([...new Set(events.map((event) => event.projectId))])
-      return sql`
+    ) =>
+      sql`
         appended as (
           insert into domain_events (project_id, hostname, type, occurred_at, data)
           select event."projectId", event.hostname, event.type, ${occurredAt}, event.data
-          from rows from (jsonb_to_recordset(${rows}::jsonb)
+          from rows from (jsonb_to_recordset(${events}::jsonb)
               as ("projectId" text, hostname text, type text, data jsonb))
             with ordinality as event("projectId", hostname, type, data, n)
           where (
@@ -215,14 +265,13 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
             where webhooks.project_id = appended.project_id
               and (webhooks.events is null or appended.type = any(webhooks.events))
             for key share) as webhook)`
-    }
 
     /**
      * The update that stores `rows` (every field but key and account) where `onlyIf` holds too, and
      * ends their leases: the rows travel as one jsonb array, read back as a record set (timestamps
      * from their ISO text); the keys of those changed come back.
      */
-    const updateRows = (rows: ReadonlyArray<DomainRow>, onlyIf: Statement.Fragment) => sql`
+    const updateRows = (rows: string, onlyIf: Statement.Fragment) => sql`
         update custom_domains as stored set
           kind = result.kind, status = result.status, dns_record = result."dnsRecord",
           ownership = result.ownership,
@@ -235,7 +284,7 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
           issuance = result.issuance,
           issuance_next_attempt_at = result."issuanceNextAttemptAt",
           lease_holder = null, lease_until = null
-        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as result(
+        from jsonb_to_recordset(${rows}::jsonb) as result(
           hostname text, "projectId" text, kind text, status text, "dnsRecord" jsonb, ownership jsonb,
           "lastCheckedAt" timestamptz, "nextCheckAt" timestamptz, deadline timestamptz, problems jsonb,
           certificate jsonb, "createdAt" timestamptz, issuance jsonb, "issuanceNextAttemptAt" timestamptz)
@@ -247,14 +296,10 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
      * is there to change; their keys come back.
      */
     const storeRows = SqlSchema.findAll({
-      Request: Schema.Struct({
-        rows: Schema.Array(CustomDomainFromRow),
-        events: Schema.Array(NewEvent),
-        occurredAt: Schema.Date
-      }),
+      Request: Schema.Struct({ changes: ChangesInput, occurredAt: Schema.Date }),
       Result: DomainKey,
-      execute: ({ events, occurredAt, rows }) =>
-        sql`with ${outbox(events, occurredAt)} ${updateRows(rows, sql``)}`
+      execute: ({ changes, occurredAt }) =>
+        sql`with ${outbox(changes, occurredAt)} ${updateRows(changes.rows, sql``)}`
     })
 
     /**
@@ -263,17 +308,12 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
      * events of the keys it changed. Their keys come back.
      */
     const storeLeased = SqlSchema.findAll({
-      Request: Schema.Struct({
-        rows: Schema.Array(CustomDomainFromRow),
-        events: Schema.Array(NewEvent),
-        occurredAt: Schema.Date,
-        holder: Schema.String
-      }),
+      Request: Schema.Struct({ changes: ChangesInput, occurredAt: Schema.Date, holder: Schema.String }),
       Result: DomainKey,
-      execute: ({ events, holder, occurredAt, rows }) => sql`
-        with completed as (${updateRows(rows, sql`and stored.lease_holder = ${holder}`)}),
+      execute: ({ changes, holder, occurredAt }) => sql`
+        with completed as (${updateRows(changes.rows, sql`and stored.lease_holder = ${holder}`)}),
           ${outbox(
-            events,
+            changes,
             occurredAt,
             sql`and (event."projectId", event.hostname) in (select "projectId", hostname from completed)`
           )}
@@ -300,8 +340,8 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
           const occurredAt = yield* currentTime
           const stored = yield* lockStored(domain)
           if (Option.isNone(stored)) return false
-          const changes = [[stored.value, domain] as const]
-          const keys = yield* storeRows({ rows: [domain], events: eventsOf(changes), occurredAt })
+          const changes = yield* changesInput([[stored.value, domain]])
+          const keys = yield* storeRows({ changes, occurredAt })
           return keys.length > 0
         })
       )
@@ -314,7 +354,7 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
         occurredAt: Schema.Date
       }),
       execute: ({ events, occurredAt, row }) => sql`
-        with ${outbox(events, occurredAt)}
+        with ${outbox(outboxInput(events), occurredAt)}
         insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
           verification_last_checked_at, verification_next_check_at, verification_deadline,
           verification_problems, certificate, created_at, issuance, issuance_next_attempt_at)
@@ -390,7 +430,7 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
 
     const appendEventsOnly = SqlSchema.void({
       Request: Schema.Struct({ events: Schema.Array(NewEvent), occurredAt: Schema.Date }),
-      execute: ({ events, occurredAt }) => sql`with ${outbox(events, occurredAt)} select 1`
+      execute: ({ events, occurredAt }) => sql`with ${outbox(outboxInput(events), occurredAt)} select 1`
     })
 
     const claimDue = SqlSchema.findAll({
@@ -489,14 +529,13 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
         return (
           latest.length === 0
             ? Effect.succeed([])
-            : Effect.flatMap(currentTime, (occurredAt) =>
-                storeLeased({
-                  rows: latest.map(({ result }) => result),
-                  events: eventsOf(latest.map(({ claimed, result }) => [claimed, result] as const)),
-                  occurredAt,
-                  holder
-                })
-              )
+            : Effect.gen(function* () {
+                const occurredAt = yield* currentTime
+                const changes = yield* changesInput(
+                  latest.map(({ claimed, result }) => [claimed, result] as const)
+                )
+                return yield* storeLeased({ changes, occurredAt, holder })
+              })
         ).pipe(storageOperation("CustomDomainRepository.completeChecks"))
       }
     })

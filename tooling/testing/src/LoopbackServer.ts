@@ -64,24 +64,43 @@ export const findProgram = (
 ): Effect.Effect<string, LoopbackServerError> =>
   Effect.flatMap(locateProgram(program, elsewhere), installedOr(`${program} is not installed, and ${hint}`))
 
-/** A loopback port that is free for both UDP and TCP right now (DNS servers bind both). */
+/**
+ * Where `freePort` looks: below Linux's ephemeral range (32768–60999), which the kernel hands to
+ * every server started on port 0 and every outgoing connection. A port from that range, free when
+ * checked, could be given to a parallel test's server before the test's own process bound it (CI
+ * once saw a test reach another test's API that way).
+ */
+const fixedPorts = { from: 20_000, to: 32_768 }
+
+/** Whether `port` can be bound on loopback over UDP and TCP now. */
+const bindable = async (port: number): Promise<boolean> => {
+  const udp = createSocket("udp4")
+  const udpFree = await new Promise<boolean>((resolve) => {
+    udp.once("error", () => resolve(false))
+    udp.bind(port, "127.0.0.1", () => resolve(true))
+  })
+  if (udpFree) await new Promise<void>((resolve) => udp.close(() => resolve()))
+  if (!udpFree) return false
+  return new Promise<boolean>((resolve) => {
+    const tcp = createServer()
+    tcp.once("error", () => resolve(false))
+    tcp.listen(port, "127.0.0.1", () => tcp.close(() => resolve(true)))
+  })
+}
+
+/**
+ * A loopback port that is free for both UDP and TCP right now (DNS servers bind both), outside the
+ * range the kernel gives out by itself, so that it stays free until the test's server binds it.
+ */
 export const freePort: Effect.Effect<number, LoopbackServerError> = Effect.tryPromise({
   try: async () => {
-    for (let attempt = 0; attempt < 20; attempt++) {
-      const udp = createSocket("udp4")
-      const port = await new Promise<number>((resolve, reject) => {
-        udp.once("error", reject)
-        udp.bind(0, "127.0.0.1", () => resolve(udp.address().port))
-      })
-      const tcpFree = await new Promise<boolean>((resolve) => {
-        const tcp = createServer()
-        tcp.once("error", () => resolve(false))
-        tcp.listen(port, "127.0.0.1", () => tcp.close(() => resolve(true)))
-      })
-      await new Promise<void>((resolve) => udp.close(() => resolve()))
-      if (tcpFree) return port
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const port = fixedPorts.from + Math.floor(Math.random() * (fixedPorts.to - fixedPorts.from))
+      if (await bindable(port)) return port
     }
-    throw new Error("no port free for both UDP and TCP after 20 attempts")
+    throw new Error(
+      `no port from ${fixedPorts.from} to ${fixedPorts.to - 1} free for both UDP and TCP after 50 attempts`
+    )
   },
   catch: (cause) =>
     new LoopbackServerError({
