@@ -218,8 +218,12 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
     const jsonOrNull = (value: unknown) => (value === null ? sql`null` : json(value))
 
     /**
-     * The outbox's part of a write: the `with` list that appends `events` (encoded), as occurred at
-     * `occurredAt`, in their order (`appended`), and queues their deliveries (`queued`).
+     * The outbox's part of a write: the `with` list that appends `events` (encoded, as JSON text), as
+     * occurred at `occurredAt`, in their order, those for which `onlyIf` holds (`appended`), and queues
+     * their deliveries (`queued`). The projects to lock travel apart (`projects`), so that a round's
+     * events are parsed once. The outbox runs after the statement's own write (PostgreSQL completes the
+     * sub-statements the main query does not read last), so row locks are always taken before the
+     * project's lock, by every writer.
      *
      * Ids are given as rows come, and the rows come in the array's order. Readers page by id, so a
      * project's events must become visible in id order: an id taken by one transaction and committed
@@ -234,7 +238,6 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
      * (`for key share`): one removed meanwhile is skipped instead of failing the write with a
      * reference to nothing. A webhook gets the events of the statements that start after it is stored.
      */
-    // The projects to lock travel apart from the events: a round's events are parsed once.
     const outbox = (
       { events, projects }: OutboxInput,
       occurredAt: Date,
