@@ -23,6 +23,7 @@ import {
   getDomain,
   type HostnameRelease,
   HostnameTaken,
+  isRivalOf,
   OrderRef,
   OwnershipRepository,
   OwnershipToken,
@@ -96,11 +97,7 @@ const MemoryDomains = Layer.succeed(
         )
       ),
     listRivals: (holds) =>
-      Effect.sync(() =>
-        all().filter((domain) =>
-          holds.some((hold) => hold.hostname === domain.hostname && hold.account !== domain.account)
-        )
-      ),
+      Effect.sync(() => all().filter((domain) => holds.some((hold) => isRivalOf(hold)(domain)))),
     listAtOrUnder: (apex) =>
       Effect.sync(() => all().filter((domain) => DnsName.isAtOrUnder(domain.hostname, apex))),
     listByProject: (projectId) => Effect.sync(() => all().filter((domain) => domain.projectId === projectId)),

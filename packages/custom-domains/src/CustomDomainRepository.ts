@@ -26,6 +26,12 @@ export interface HostnameHold {
   readonly hostname: Hostname
 }
 
+/** Whether `domain` rivals `hold`: another account's domain with the hold's hostname. */
+export const isRivalOf =
+  (hold: HostnameHold) =>
+  (domain: Pick<CustomDomain, "account" | "hostname">): boolean =>
+    domain.hostname === hold.hostname && domain.account !== hold.account
+
 /** Leased work done on a domain: the domain as it was claimed, and as the work left it. */
 export interface LeasedWork {
   readonly claimed: CustomDomain

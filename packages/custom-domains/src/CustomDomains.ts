@@ -17,7 +17,7 @@ import {
   restartVerificationWindow,
   withOwnershipRequired
 } from "./CustomDomainLifecycle.js"
-import { CustomDomainRepository, type HostnameHold } from "./CustomDomainRepository.js"
+import { CustomDomainRepository, type HostnameHold, isRivalOf } from "./CustomDomainRepository.js"
 import type { DnsAnswer } from "./DnsAnswer.js"
 import * as DnsName from "./DnsName.js"
 import { DnsResolver } from "./DnsResolver.js"
@@ -140,7 +140,8 @@ export const ownershipFactsOf = (holds: ReadonlyArray<HostnameHold>) =>
   Effect.gen(function* () {
     const since = new Date((yield* now).getTime() - Duration.toMillis(recentHoldWindow))
     const hostnames = Arr.dedupe(holds.map((hold) => hold.hostname))
-    const apexes = Arr.dedupe(Arr.filter(hostnames.map(apexOf), Predicate.isNotUndefined))
+    const apexByHostname = new Map(hostnames.map((hostname) => [hostname, apexOf(hostname)]))
+    const apexes = Arr.dedupe(Arr.filter([...apexByHostname.values()], Predicate.isNotUndefined))
     const [rivals, releases, claims] =
       holds.length === 0
         ? [[], [], []]
@@ -157,9 +158,10 @@ export const ownershipFactsOf = (holds: ReadonlyArray<HostnameHold>) =>
     const domainsOf = Arr.groupBy(rivals, (domain) => domain.hostname)
     const releasesOf = Arr.groupBy(releases, (release) => release.hostname)
     const claimsOf = Arr.groupBy(claims, (claim) => claim.apex)
-    return ({ account, hostname }: HostnameHold): HostnameOwnership => {
-      const rivalsOfHold = (domainsOf[hostname] ?? []).filter((domain) => domain.account !== account)
-      const apex = apexOf(hostname)
+    return (hold: HostnameHold): HostnameOwnership => {
+      const { hostname } = hold
+      const rivalsOfHold = (domainsOf[hostname] ?? []).filter(isRivalOf(hold))
+      const apex = apexByHostname.get(hostname) ?? apexOf(hostname)
       return {
         rivals: rivalsOfHold,
         facts: {

@@ -103,6 +103,7 @@ export {
   type CustomDomainLease,
   CustomDomainRepository,
   type HostnameHold,
+  isRivalOf,
   type LeasedWork
 } from "./CustomDomainRepository.js"
 export {

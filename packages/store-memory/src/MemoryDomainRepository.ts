@@ -14,6 +14,7 @@ import {
   type DomainEventRepository,
   type Hostname,
   HostnameTaken,
+  isRivalOf,
   type ProjectId,
   workDueAt
 } from "@petstore/custom-domains"
@@ -125,9 +126,7 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, Memor
         ),
       listRivals: (holds) =>
         Effect.map(
-          select((domain) =>
-            holds.some((hold) => hold.hostname === domain.hostname && hold.account !== domain.account)
-          ),
+          select((domain) => holds.some((hold) => isRivalOf(hold)(domain))),
           (found) => found.map((stored) => stored.domain)
         ),
       listAtOrUnder: (apex) =>

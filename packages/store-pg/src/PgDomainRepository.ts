@@ -28,10 +28,9 @@ import {
   CustomDomain,
   type CustomDomainKey,
   CustomDomainRepository,
-  CustomDomainResource,
   CustomDomainStatus,
   DnsRecordInstruction,
-  DomainEventType,
+  type DomainEventType,
   domainEventTypes,
   Hostname,
   HostnameKind,
@@ -135,66 +134,48 @@ const DomainKey = Schema.Struct({ projectId: ProjectId, hostname: Hostname })
 
 const Lease = Schema.Struct({ holder: Schema.String, until: Schema.Date })
 
-/** An event to append: `data` is the domain's public resource (what encoding it keeps of a domain). */
-const NewEvent = Schema.Struct({
-  projectId: ProjectId,
-  hostname: Hostname,
-  type: DomainEventType,
-  data: CustomDomainResource
-})
-type NewEvent = typeof NewEvent.Type
+/** A write's events as the outbox reads them (JSON text): the events, and the projects whose order they keep. */
+const OutboxInput = Schema.Struct({ events: Schema.String, projects: Schema.String })
+type OutboxInput = typeof OutboxInput.Type
 
-/** The events of the changes, each from before to after (undefined: absent), in the order they happened. */
-const eventsOf = (
-  changes: ReadonlyArray<readonly [before: CustomDomain | undefined, after: CustomDomain | undefined]>
-): ReadonlyArray<NewEvent> =>
-  changes.flatMap(([before, after]) => {
-    const domain = after ?? before
-    return domain === undefined
-      ? []
-      : domainEventTypes(before, after).map(
-          (type): NewEvent => ({ projectId: domain.projectId, hostname: domain.hostname, type, data: domain })
-        )
-  })
+/** What a write of changed domains sends: their rows too. */
+const ChangesInput = Schema.Struct({ ...OutboxInput.fields, rows: Schema.String })
+type ChangesInput = typeof ChangesInput.Type
 
-/** A write's events as the outbox reads them: the events, and the projects whose order they keep. */
-interface OutboxInput {
-  readonly events: string
-  readonly projects: string
-}
-
-const outboxInput = (events: ReadonlyArray<{ readonly projectId: string }>): OutboxInput => ({
-  events: JSON.stringify(events),
-  projects: JSON.stringify([...new Set(events.map((event) => event.projectId))])
-})
-
-/** What a write of changed domains sends: their rows and their events, as JSON text. */
-interface ChangesInput extends OutboxInput {
-  readonly rows: string
-}
-
-const ChangesInput = Schema.Struct({ rows: Schema.String, events: Schema.String, projects: Schema.String })
+/** A change from before to after (undefined: absent, as before an insert or after a removal). */
+type Change = readonly [before: CustomDomain | undefined, after: CustomDomain | undefined]
 
 const encodeDomains = Schema.encodeEffect(Schema.Array(CustomDomain))
 
 /**
- * The rows and events of changes from before to after, each domain encoded once: its row and its
- * events' data (its public resource: the encoded domain without `account` and `issuance`) come from
- * the same encoding. Events in the order of the changes.
+ * The rows (of the domains after) and the events of changes, in their order, each domain encoded
+ * once: its row and its events' data (its public resource: the encoded domain without `account`
+ * and `issuance`) come from the same encoding. A change's events carry the domain after it, or
+ * before it when it is gone.
  */
-const changesInput = (changes: ReadonlyArray<readonly [before: CustomDomain, after: CustomDomain]>) =>
-  Effect.map(encodeDomains(changes.map(([, after]) => after)), (encoded): ChangesInput => {
-    const events: Array<{ projectId: string; hostname: string; type: DomainEventType; data: unknown }> = []
-    changes.forEach(([before, after], index) => {
-      const types = domainEventTypes(before, after)
-      const domain = encoded[index]
-      if (types.length === 0 || domain === undefined) return
-      const { account: _account, issuance: _issuance, ...resource } = domain
-      for (const type of types)
-        events.push({ projectId: after.projectId, hostname: after.hostname, type, data: resource })
-    })
-    return { rows: JSON.stringify(encoded.map(textRowOf)), ...outboxInput(events) }
+const changesInput = (changes: ReadonlyArray<Change>) => {
+  const told = changes.flatMap(([before, after]) => {
+    const domain = after ?? before
+    return domain === undefined ? [] : [{ domain, after, types: domainEventTypes(before, after) }]
   })
+  return Effect.map(encodeDomains(told.map(({ domain }) => domain)), (encoded): ChangesInput => {
+    const rows: Array<ReturnType<typeof textRowOf>> = []
+    const events: Array<{ projectId: string; hostname: string; type: DomainEventType; data: unknown }> = []
+    told.forEach(({ after, domain, types }, index) => {
+      const encodedDomain = encoded[index]
+      if (encodedDomain === undefined) return
+      if (after !== undefined) rows.push(textRowOf(encodedDomain))
+      const { account: _account, issuance: _issuance, ...resource } = encodedDomain
+      for (const type of types)
+        events.push({ projectId: domain.projectId, hostname: domain.hostname, type, data: resource })
+    })
+    return {
+      rows: JSON.stringify(rows),
+      events: JSON.stringify(events),
+      projects: JSON.stringify([...new Set(events.map((event) => event.projectId))])
+    }
+  })
+}
 
 // Neither a project id nor a hostname has a line break, so the pair's text names it alone.
 const keyText = (key: CustomDomainKey): string => `${key.projectId}\n${key.hostname}`
@@ -351,13 +332,9 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
 
     // One statement: should the domain be refused (its hostname taken), so are its events.
     const insert = SqlSchema.void({
-      Request: Schema.Struct({
-        row: CustomDomainFromRow,
-        events: Schema.Array(NewEvent),
-        occurredAt: Schema.Date
-      }),
+      Request: Schema.Struct({ row: CustomDomainFromRow, events: OutboxInput, occurredAt: Schema.Date }),
       execute: ({ events, occurredAt, row }) => sql`
-        with ${outbox(outboxInput(events), occurredAt)}
+        with ${outbox(events, occurredAt)}
         insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
           verification_last_checked_at, verification_next_check_at, verification_deadline,
           verification_problems, certificate, created_at, issuance, issuance_next_attempt_at)
@@ -432,8 +409,8 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
     })
 
     const appendEventsOnly = SqlSchema.void({
-      Request: Schema.Struct({ events: Schema.Array(NewEvent), occurredAt: Schema.Date }),
-      execute: ({ events, occurredAt }) => sql`with ${outbox(outboxInput(events), occurredAt)} select 1`
+      Request: Schema.Struct({ events: OutboxInput, occurredAt: Schema.Date }),
+      execute: ({ events, occurredAt }) => sql`with ${outbox(events, occurredAt)} select 1`
     })
 
     const claimDue = SqlSchema.findAll({
@@ -470,9 +447,11 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
 
     return CustomDomainRepository.of({
       insert: (domain) =>
-        Effect.flatMap(currentTime, (occurredAt) =>
-          insert({ row: domain, events: eventsOf([[undefined, domain]]), occurredAt })
-        ).pipe(
+        Effect.gen(function* () {
+          const occurredAt = yield* currentTime
+          const events = yield* changesInput([[undefined, domain]])
+          return yield* insert({ row: domain, events, occurredAt })
+        }).pipe(
           Effect.as(true),
           Effect.catchIf(
             (error) =>
@@ -505,7 +484,7 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
               const removed = yield* removeRow({ projectId, hostname })
               if (removed.length === 0) return false
               yield* appendEventsOnly({
-                events: eventsOf(removed.map((domain) => [domain, undefined] as const)),
+                events: yield* changesInput(removed.map((domain) => [domain, undefined] as const)),
                 occurredAt
               })
               return true

@@ -25,6 +25,7 @@ import {
   type DomainConfig,
   type HostnameRelease,
   HostnameTaken,
+  isRivalOf,
   OrderRef,
   type OrderState,
   OwnershipRepository,
@@ -301,11 +302,7 @@ export const fakeWorld: Layer.Layer<
             return yield* new StorageError({ operation: "listRivals", cause: new Error("timeout") })
           }
           const all = yield* allDomains
-          return all
-            .filter((domain) =>
-              holds.some((hold) => hold.hostname === domain.hostname && hold.account !== domain.account)
-            )
-            .sort(byCreation)
+          return all.filter((domain) => holds.some((hold) => isRivalOf(hold)(domain))).sort(byCreation)
         }),
       listAtOrUnder: (apex) =>
         Effect.map(allDomains, (all) =>
