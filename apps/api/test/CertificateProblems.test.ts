@@ -28,6 +28,7 @@ import {
 import { builtApiLayer, processPlatform } from "./support/BuiltApiServer.js"
 import {
   addDomain,
+  certificateProblemCodes,
   type DomainBody,
   domainOnce,
   expectError,
@@ -44,7 +45,6 @@ const delayVariable = "PETSTORE_CERTIFICATE_DELAY_AFTER"
 /** The configured CA's CAA identifier (the processes' default) is not the one these records allow. */
 const forbiddingCaa = [{ tag: "issue", value: "other-ca.example" }]
 
-const codes = (domain: DomainBody) => domain.certificate.problems.map((problem) => problem.code)
 const certificateIs = (status: string) => (domain: DomainBody) => domain.certificate.status === status
 const hasProblems = (domain: DomainBody) => domain.certificate.problems.length > 0
 
@@ -59,7 +59,7 @@ const pointAtPlatform = (hostname: string) =>
 
 /** The caa_blocks_issuer problem a CAA record allowing only other-ca.example makes at `apex`. */
 const expectCaaBlocks = (domain: DomainBody, apex: string) => {
-  expect(codes(domain)).toEqual(["caa_blocks_issuer"])
+  expect(certificateProblemCodes(domain)).toEqual(["caa_blocks_issuer"])
   expect(domain.certificate.problems[0]?.found).toEqual(['0 issue "other-ca.example"'])
   expect(domain.certificate.problems[0]?.message).toContain(apex)
   expect(domain.certificate.problems[0]?.message).toContain("letsencrypt.org")

@@ -20,6 +20,7 @@ import { Effect, Layer } from "effect"
 import { ClockControl } from "./support/AdjustableClock.js"
 import {
   addDomain,
+  certificateProblemCodes,
   type DomainBody,
   domainOnce,
   domainPath,
@@ -57,8 +58,6 @@ const pointAtPlatform = (hostname: string) =>
 const certificateIs = (status: string) => (domain: DomainBody) => domain.certificate.status === status
 
 const httpsPort = Effect.map(EdgeServer.EdgeAddresses, (addresses) => addresses.https.port)
-
-const codes = (domain: DomainBody) => domain.certificate.problems.map((problem) => problem.code)
 
 layer(challtestsrvLayer, { timeout: 60_000, excludeTestServices: true })("certificates end to end", (it) => {
   it.layer(pebbleFlow, { timeout: 120_000 })("with Pebble", (it) => {
@@ -142,11 +141,11 @@ layer(challtestsrvLayer, { timeout: 60_000, excludeTestServices: true })("certif
             yield* Effect.sleep("1 second")
             const early = yield* domainOnce("caa", "docs.caa-blocked.com", () => true)
             expect(early.certificate.status).toBe("pending")
-            expect(codes(early)).toEqual(["caa_blocks_issuer"])
+            expect(certificateProblemCodes(early)).toEqual(["caa_blocks_issuer"])
 
             yield* clock.advance("2 minutes")
             const delayed = yield* domainOnce("caa", "docs.caa-blocked.com", certificateIs("delayed"))
-            expect(codes(delayed)).toEqual(["caa_blocks_issuer"])
+            expect(certificateProblemCodes(delayed)).toEqual(["caa_blocks_issuer"])
             expect(delayed.certificate.problems[0]?.found).toEqual(['0 issue "other-ca.example"'])
             expect(delayed.certificate.problems[0]?.message).toContain("caa-blocked.com")
             expect(delayed.certificate.problems[0]?.message).toContain("letsencrypt.org")
@@ -178,7 +177,7 @@ layer(challtestsrvLayer, { timeout: 60_000, excludeTestServices: true })("certif
           yield* clock.advance("31 minutes")
           const delayed = yield* domainOnce("moved", "docs.moved.net", certificateIs("delayed"))
           expect(delayed.status).toBe("verified")
-          expect(codes(delayed)).toEqual(["domain_no_longer_verifies"])
+          expect(certificateProblemCodes(delayed)).toEqual(["domain_no_longer_verifies"])
           expect(delayed.certificate.problems[0]?.found).toEqual(["A 198.51.100.7"])
 
           const refused = yield* reverify("moved", "docs.moved.net")

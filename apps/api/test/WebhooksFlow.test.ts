@@ -34,6 +34,7 @@ import {
 import { BuiltApi, builtApiLayer, processPlatform } from "./support/BuiltApiServer.js"
 import {
   addDomain,
+  certificateProblemCodes,
   type DomainBody,
   domainOnce,
   domainPath,
@@ -156,9 +157,6 @@ const expectSignatureBinds = (secret: string, request: ReceivedRequest) => {
     verifiedEvent(secret, { ...request, headers: { ...request.headers, "webhook-id": otherId } })
   ).toThrow()
 }
-
-const certificateProblemCodes = (domain: DomainBody) =>
-  domain.certificate.problems.map((problem) => problem.code)
 
 const withoutTime = ({ at: _at, ...attempt }: AttemptBody) => attempt
 

@@ -266,5 +266,8 @@ export const domainOnce = (
 export const problemCodes = (domain: DomainBody) =>
   domain.verification.problems.map((problem) => problem.code)
 
+export const certificateProblemCodes = (domain: DomainBody) =>
+  domain.certificate.problems.map((problem) => problem.code)
+
 /** The target's addresses, which an ALIAS at an apex resolves to. */
 export const targetAddresses = ["192.0.2.10", "192.0.2.11"]
