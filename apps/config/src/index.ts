@@ -6,4 +6,5 @@
 export * from "./AdapterConfig.js"
 export * from "./CertificateConfig.js"
 export * from "./PlatformConfig.js"
+export * from "./VerifyConfig.js"
 export * from "./WebhookConfig.js"

@@ -84,7 +84,7 @@ const verifyClaim = HttpApiEndpoint.post("verifyClaim", "/claims/:apex/verify", 
   .middleware(Authentication)
   .annotate(
     OpenApi.Summary,
-    "Look the claim's TXT record up now: found, the claim is verified and takes the apex for the account"
+    "Look the claim's TXT record up now: found, the claim is verified and takes the apex for the account; within 10 seconds (the configured cool-down) of the last lookup, the last outcome"
   )
 
 export class ClaimsGroup extends HttpApiGroup.make("claims")

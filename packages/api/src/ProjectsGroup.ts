@@ -113,7 +113,10 @@ const verifyDomain = HttpApiEndpoint.post("verifyDomain", "/projects/:projectId/
   error: NotFound
 })
   .middleware(Authentication)
-  .annotate(OpenApi.Summary, "Check DNS now (and give DNS another 48 hours)")
+  .annotate(
+    OpenApi.Summary,
+    "Check DNS now (and give DNS another 48 hours); within 10 seconds (the configured cool-down) of the last check, the last outcome"
+  )
 
 const reverifyDomain = HttpApiEndpoint.post(
   "reverifyDomain",
@@ -123,7 +126,7 @@ const reverifyDomain = HttpApiEndpoint.post(
   .middleware(Authentication)
   .annotate(
     OpenApi.Summary,
-    "For a verified domain whose certificate is pending with a problem, delayed or failed: check DNS again and retry issuance at once"
+    "For a verified domain whose certificate is not issued (pending, with or without a problem, delayed or failed): check DNS again and retry issuance at once; 409 only for an issued certificate"
   )
 
 const removeDomain = HttpApiEndpoint.delete("removeDomain", "/projects/:projectId/domains/:hostname", {

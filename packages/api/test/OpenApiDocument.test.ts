@@ -246,11 +246,18 @@ describe("the OpenAPI document", () => {
         status: { type: "string", enum: ["pending", "verified"] },
         txt: { $ref: "#/components/schemas/ClaimRecord" }
       },
-      required: expect.arrayContaining(["apex", "status", "txt", "verifiedAt"])
+      required: expect.arrayContaining(["apex", "status", "txt", "verifiedAt", "lastCheckedAt"])
     })
-    // Nothing of the service's bookkeeping (account, check times) is shown.
+    // The last check is shown (Verify's cool-down runs from it); nothing else of the service's
+    // bookkeeping (account, next check, version).
     const claimSchema = document.components.schemas.Claim as { readonly properties: object }
-    expect(Object.keys(claimSchema.properties).sort()).toEqual(["apex", "status", "txt", "verifiedAt"])
+    expect(Object.keys(claimSchema.properties).sort()).toEqual([
+      "apex",
+      "lastCheckedAt",
+      "status",
+      "txt",
+      "verifiedAt"
+    ])
     expect(document.components.schemas.ClaimList).toMatchObject({
       properties: { claims: { type: "array", items: { $ref: "#/components/schemas/Claim" } } },
       required: ["claims"]

@@ -37,7 +37,9 @@ import {
   resolveEdge,
   type StoredCertificate,
   verifyNow,
-  workDueAt
+  workDueAt,
+  writtenClaim,
+  writtenDomain
 } from "@petstore/custom-domains"
 import { defaultAccountName } from "@petstore/kernel"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
@@ -74,10 +76,10 @@ const keyOf = (domain: CustomDomainKey) => `${domain.projectId} ${domain.hostnam
 const all = () => [...domains.values()]
 const dueAt = (now: Date) =>
   all().filter((domain) => (workDueAt(domain)?.getTime() ?? Infinity) <= now.getTime())
-/** Replaces a stored domain; false when it is gone. */
+/** Replaces a stored domain still at the version it was decided from; false when it is not (or gone). */
 const replace = (domain: CustomDomain): boolean => {
-  if (!domains.has(keyOf(domain))) return false
-  domains.set(keyOf(domain), domain)
+  if (domains.get(keyOf(domain))?.version !== domain.version) return false
+  domains.set(keyOf(domain), writtenDomain(domain))
   return true
 }
 
@@ -102,7 +104,23 @@ const MemoryDomains = Layer.succeed(
       Effect.sync(() => all().filter((domain) => DnsName.isAtOrUnder(domain.hostname, apex))),
     listByProject: (projectId) => Effect.sync(() => all().filter((domain) => domain.projectId === projectId)),
     update: (domain) => Effect.sync(() => replace(domain)),
-    remove: (projectId, hostname) => Effect.sync(() => domains.delete(keyOf({ projectId, hostname }))),
+    // One fiber writes here: the writes are applied one after the other, each checked first.
+    storeDecided: ({ claims: decidedClaims, domains: decidedDomains }) =>
+      Effect.sync(() => {
+        const asDecided =
+          decidedDomains.every((domain) => domains.get(keyOf(domain))?.version === domain.version) &&
+          decidedClaims.every((claim) => claims.get(claimKey(claim))?.version === claim.version)
+        if (!asDecided) return false
+        for (const domain of decidedDomains) replace(domain)
+        for (const claim of decidedClaims) storeClaim(claim, true)
+        return true
+      }),
+    remove: (projectId, hostname) =>
+      Effect.sync(() => {
+        const removed = Option.fromNullishOr(domains.get(keyOf({ projectId, hostname })))
+        domains.delete(keyOf({ projectId, hostname }))
+        return removed
+      }),
     claimDue: (now, limit) => Effect.sync(() => dueAt(now).slice(0, limit)),
     countDue: (now) => Effect.sync(() => dueAt(now).length),
     releaseLease: () => Effect.void,
@@ -111,10 +129,14 @@ const MemoryDomains = Layer.succeed(
 )
 
 const claimKey = (claim: Pick<Claim, "account" | "apex">) => `${claim.account} ${claim.apex}`
-/** Stores `claim` only if it is (`update`) or is not (`insert`) stored already; whether it did. */
+/**
+ * Stores `claim` only if it is (`update`, at the version it was decided from) or is not (`insert`)
+ * stored already; whether it did.
+ */
 const storeClaim = (claim: Claim, stored: boolean): boolean => {
-  if (claims.has(claimKey(claim)) !== stored) return false
-  claims.set(claimKey(claim), claim)
+  const current = claims.get(claimKey(claim))
+  if (stored ? current?.version !== claim.version : current !== undefined) return false
+  claims.set(claimKey(claim), stored ? writtenClaim(claim) : claim)
   return true
 }
 const claimsWhere = (keep: (claim: Claim) => boolean) => [...claims.values()].filter(keep)

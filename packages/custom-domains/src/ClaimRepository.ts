@@ -24,7 +24,11 @@ export class ClaimRepository extends Context.Service<
     readonly listByApexes: (
       apexes: ReadonlyArray<Hostname>
     ) => Effect.Effect<ReadonlyArray<Claim>, StorageError>
-    /** Replaces the stored claim (same account and apex), ending any lease; false when it is gone. */
+    /**
+     * Replaces the stored claim (same account and apex) while it is still at `claim.version`, ending
+     * any lease; false when it is not (another write came first, or it is gone). What a proof takes
+     * from others is stored with it by `CustomDomainRepository.storeDecided`.
+     */
     readonly update: (claim: Claim) => Effect.Effect<boolean, StorageError>
     /** False when the account had no claim of this apex. */
     readonly remove: (account: AccountName, apex: Hostname) => Effect.Effect<boolean, StorageError>

@@ -9,13 +9,15 @@ import { applyClaimCheck, type Claim, lapseClaim, newClaim } from "./Claim.js"
 import { ClaimRepository } from "./ClaimRepository.js"
 import type { CustomDomain } from "./CustomDomain.js"
 import { hasLostOwnership, loseOwnership } from "./CustomDomainLifecycle.js"
-import { CustomDomainRepository } from "./CustomDomainRepository.js"
+import { CustomDomainRepository, type DecidedWrites } from "./CustomDomainRepository.js"
+import { type Decision, decideAndStore, noWrites, writtenClaim } from "./DecidedWrites.js"
 import { DnsResolver } from "./DnsResolver.js"
 import { ClaimNotFound, InvalidDomainRequest } from "./Errors.js"
 import { hostnameKind } from "./Hostname.js"
 import { ownershipLostProblem, ownershipProof } from "./Ownership.js"
 import { OwnershipRepository } from "./OwnershipRepository.js"
 import { customHostname } from "./PlatformSettings.js"
+import { isCoolingDown } from "./VerifyCooldown.js"
 
 const now = DateTime.nowAsDate
 
@@ -103,20 +105,26 @@ export const checkClaim = (claim: Claim) =>
     } satisfies ClaimCheck
   })
 
-/** Stores what a proved claim took from other accounts (before the claim itself). */
-export const storeClaimTakeover = (check: ClaimCheck) =>
-  Effect.gen(function* () {
-    const claims = yield* ClaimRepository
-    const domains = yield* CustomDomainRepository
-    yield* Effect.forEach(check.rivals, (rival) => claims.update(rival), { discard: true })
-    yield* Effect.forEach(check.losers, (loser) => domains.update(loser), { discard: true })
-  })
+/** What storing a claim check writes: the claim with what it takes, at once (see `storeDecided`). */
+export const claimCheckWrites = (check: ClaimCheck): DecidedWrites => ({
+  domains: check.losers,
+  claims: [...check.rivals, check.claim]
+})
 
-/** Verify clicked: look the record up now. */
+/**
+ * Verify clicked: look the record up now, and store the outcome conditionally on the claims and
+ * domains it was decided from (decided again from what won should another write come first). Within
+ * the cool-down of the last lookup (see `VerifyCooldown`) the answer is the claim as it left it.
+ */
 export const verifyClaim = (account: AccountName, apexText: string) =>
-  Effect.gen(function* () {
-    const check = yield* checkClaim(yield* getClaim(account, apexText))
-    yield* storeClaimTakeover(check)
-    const stored = yield* Effect.flatMap(ClaimRepository, (claims) => claims.update(check.claim))
-    return yield* stored ? Effect.succeed(check.claim) : Effect.fail(new ClaimNotFound({ apex: apexText }))
-  })
+  decideAndStore(
+    Effect.gen(function* () {
+      const claim = yield* getClaim(account, apexText)
+      if (yield* isCoolingDown(claim.lastCheckedAt, yield* now)) {
+        return { answer: claim, writes: noWrites } satisfies Decision<Claim>
+      }
+      const check = yield* checkClaim(claim)
+      return { answer: writtenClaim(check.claim), writes: claimCheckWrites(check) } satisfies Decision<Claim>
+    }),
+    getClaim(account, apexText)
+  )

@@ -58,11 +58,11 @@ export {
   type ClaimCheck,
   type CreatedClaim,
   checkClaim,
+  claimCheckWrites,
   createClaim,
   deleteClaim,
   getClaim,
   listClaims,
-  storeClaimTakeover,
   verifyClaim
 } from "./Claims.js"
 export {
@@ -102,14 +102,17 @@ export { Problem, ProblemCode } from "./CustomDomainProblem.js"
 export {
   type CustomDomainLease,
   CustomDomainRepository,
+  type DecidedWrites,
   type HostnameHold,
   isRivalOf,
   type LeasedWork
 } from "./CustomDomainRepository.js"
 export {
   addDomain,
+  type CheckObservation,
   changePlan,
   checkDomain,
+  checkWrites,
   createProject,
   type DomainCheck,
   type EdgeLookups,
@@ -128,9 +131,16 @@ export {
   resolveEdge,
   resolveEdgeFrom,
   reverifyDomain,
-  storeLosers,
   verifyNow
 } from "./CustomDomains.js"
+export {
+  type Decision,
+  decideAndStore,
+  decisionAttempts,
+  noWrites,
+  writtenClaim,
+  writtenDomain
+} from "./DecidedWrites.js"
 export { CaaRecord, DnsAnswer, DnsFailure, DnsFailureReason, DnsNoRecords, DnsRecords } from "./DnsAnswer.js"
 export { DnsResolver } from "./DnsResolver.js"
 export {
@@ -237,6 +247,7 @@ export {
   servingChangesLayer
 } from "./ServingChangeHub.js"
 export { type ServingChange, type ServingChangeListener, ServingChanges } from "./ServingChanges.js"
+export { firstVersion, StoredVersion } from "./StoredVersion.js"
 export { Timestamp } from "./Timestamp.js"
 export { validatingConstructor } from "./ValidatingConstructor.js"
 export {
@@ -248,6 +259,7 @@ export {
   windowStartOf
 } from "./VerificationSchedule.js"
 export { type DnsObservation, type VerificationVerdict, verdictFromDns } from "./VerificationVerdict.js"
+export { isCoolingDown, VerifyCooldown, verifyCooldownDefault } from "./VerifyCooldown.js"
 export {
   CreatedWebhookResource,
   createdWebhookResource,

@@ -419,18 +419,31 @@ describe("Re-verify", () => {
     return error instanceof NotReverifiable ? error.reason : ""
   })
 
-  it.effect("refuses a certificate pending with no problem found, before and after its order opens", () =>
-    Effect.gen(function* () {
-      const world = yield* FakeWorld
-      yield* world.setCa("stalls")
-      yield* verified
-      expect(yield* refused).toBe(
-        "re-verify is for a verified domain whose certificate is delayed, failed, or pending with a problem found; this one is verified, its certificate pending with no problem found"
-      )
-      yield* checkDueCustomDomains(options)
-      expect((yield* current).issuance?.order).not.toBeNull()
-      expect(yield* refused).toContain("pending with no problem found")
-    }).pipe(Effect.provide(fakeWorld))
+  it.effect(
+    "accepts a certificate pending with no problem found, before and after its order opens: asked for afresh, due at once",
+    () =>
+      Effect.gen(function* () {
+        const world = yield* FakeWorld
+        yield* world.setCa("stalls")
+        yield* verified
+        const now = yield* Clock.currentTimeMillis
+        const before = yield* reverifyDomain(acme, handbook, hostname)
+        expect(before.certificate).toMatchObject({ status: "pending", problems: [] })
+        expect(before.issuance).toStrictEqual(
+          new Issuance({ requestedAt: new Date(now), order: null, nextAttemptAt: new Date(now), attempts: 0 })
+        )
+        expect(yield* current).toStrictEqual(before)
+        yield* checkDueCustomDomains(options)
+        const opened = yield* current
+        expect(opened.issuance?.order).not.toBeNull()
+        yield* TestClock.adjust("1 second")
+        // An open order the CA sits on is dropped for a fresh one: what Re-verify is for.
+        const after = yield* reverifyDomain(acme, handbook, hostname)
+        expect(after.certificate.status).toBe("pending")
+        expect(after.issuance?.order).toBeNull()
+        expect(after.issuance?.nextAttemptAt).toStrictEqual(new Date(now + 1000))
+        expect(yield* current).toStrictEqual(after)
+      }).pipe(Effect.provide(fakeWorld))
   )
 
   it.effect("refuses an issued certificate, and one whose refused renewal is shown", () =>

@@ -139,14 +139,13 @@ describe("a squatted name (another account added it first)", () => {
       expect(lost.verification.nextCheckAt).toBeNull()
       expect(yield* resolveEdge(docs)).toStrictEqual(serves(handbook))
 
-      // Verify does not bring the squatter back: the record there is not its own.
+      // Verify does not bring the squatter back, not even as a contender: the record there is not
+      // its own, so it stays lost to the account that proved the name.
       const retried = yield* verifyNow(rival, guide, docs)
-      expect(retried.status).toBe("pending")
-      expect(codes(retried.verification.problems)).toStrictEqual(["ownership_required"])
-      expect(retried.verification.problems[0]?.found).toStrictEqual([
-        'TXT "v=spf1 -all"',
-        `TXT "${added.ownership.value}"`
-      ])
+      expect(retried.status).toBe("failed")
+      expect(codes(retried.verification.problems)).toStrictEqual(["ownership_lost"])
+      expect(retried.ownership.required).toBe(true)
+      expect(yield* world.lookups).toContain(`txt ${retried.ownership.name}`)
       expect(Option.getOrThrow(yield* world.storedDomain(docs, handbook)).status).toBe("verified")
       expect(yield* resolveEdge(docs)).toStrictEqual(serves(handbook))
     }).pipe(Effect.provide(fakeWorld))

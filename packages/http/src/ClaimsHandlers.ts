@@ -17,12 +17,16 @@ import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { claimNotFound, invalidDomainRequest } from "./DomainErrors.js"
 import { storageUnavailable } from "./StorageUnavailable.js"
 
-/** What a claim's account sees of it: none of the service's bookkeeping (account, check times). */
+/**
+ * What a claim's account sees of it: when it was last checked (the cool-down of Verify runs from
+ * then), none of the service's bookkeeping (account, next check, version).
+ */
 const publicFields = (claim: Claim) => ({
   apex: claim.apex,
   status: claim.status,
   txt: claim.txt,
-  verifiedAt: claim.verifiedAt
+  verifiedAt: claim.verifiedAt,
+  lastCheckedAt: claim.lastCheckedAt
 })
 
 const view = (claim: Claim) => new ClaimView(publicFields(claim))

@@ -12,7 +12,7 @@ import {
   announcingCustomDomains,
   announcingProjects,
   type CertificateStore,
-  type ClaimRepository,
+  ClaimRepository,
   CustomDomainRepository,
   type DomainEventRepository,
   type Http01ChallengeStore,
@@ -66,7 +66,7 @@ export const layer: Layer.Layer<
     Layer.provide(Layer.effect(CustomDomainRepository, MemoryDomainRepository.make))
   ),
   MemoryDomainEventRepository.layer,
-  MemoryClaimRepository.layer,
+  Layer.effect(ClaimRepository, MemoryClaimRepository.make),
   MemoryOwnershipRepository.layer,
   announcingCertificates.pipe(Layer.provide(MemoryCertificateStore.layer)),
   MemoryHttp01ChallengeStore.layer,

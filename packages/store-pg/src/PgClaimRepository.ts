@@ -5,58 +5,15 @@
  *
  * Rechecks are leased as domain checks are: one statement selects the due, unleased rows oldest
  * first `for update skip locked` and leases them, so concurrent workers never lease one claim twice;
- * storing results and giving a lease back are conditional on the lease holder.
+ * storing results and giving a lease back are conditional on the lease holder. Any other write is
+ * conditional on the version it was decided from, and bumps it (so does a leased result).
  */
-import { Claim, ClaimRecord, ClaimRepository, ClaimStatus, Hostname } from "@petstore/custom-domains"
+import { ClaimRepository, Hostname } from "@petstore/custom-domains"
 import { AccountName } from "@petstore/kernel"
-import { Effect, Layer, Schema, SchemaTransformation } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import { ClaimFromRow, type ClaimRow, claimColumns, storeClaimRows } from "./internal/ClaimRows.js"
 import { storageOperation } from "./internal/storageOperation.js"
-
-/** A `claims` row as selected below: jsonb parsed by @effect/sql-pg, timestamps as `Date`. */
-const ClaimRow = Schema.Struct({
-  account: Schema.String,
-  apex: Schema.String,
-  status: ClaimStatus,
-  txt: Schema.toEncoded(ClaimRecord),
-  verifiedAt: Schema.NullOr(Schema.Date),
-  createdAt: Schema.Date,
-  lastCheckedAt: Schema.NullOr(Schema.Date),
-  nextCheckAt: Schema.NullOr(Schema.Date)
-})
-type ClaimRow = typeof ClaimRow.Type
-
-const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString())
-const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso))
-
-/** A row decoded into a `Claim` (every field checked again), and a claim encoded into a row. */
-const ClaimFromRow = ClaimRow.pipe(
-  Schema.decodeTo(
-    Claim,
-    SchemaTransformation.transform({
-      decode: (row) => ({
-        apex: row.apex,
-        status: row.status,
-        txt: row.txt,
-        verifiedAt: isoOrNull(row.verifiedAt),
-        account: row.account,
-        createdAt: row.createdAt.toISOString(),
-        lastCheckedAt: isoOrNull(row.lastCheckedAt),
-        nextCheckAt: isoOrNull(row.nextCheckAt)
-      }),
-      encode: (claim): ClaimRow => ({
-        account: claim.account,
-        apex: claim.apex,
-        status: claim.status,
-        txt: claim.txt,
-        verifiedAt: dateOrNull(claim.verifiedAt),
-        createdAt: new Date(claim.createdAt),
-        lastCheckedAt: dateOrNull(claim.lastCheckedAt),
-        nextCheckAt: dateOrNull(claim.nextCheckAt)
-      })
-    })
-  )
-)
 
 /** A claim's key: what names one row, and what comes back of the rows changed. */
 const ClaimKey = Schema.Struct({ account: AccountName, apex: Hostname })
@@ -67,32 +24,18 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
   function* () {
     const sql = yield* SqlClient.SqlClient
 
-    const columns = sql.literal(`account, apex, status, txt, verified_at as "verifiedAt",
-      created_at as "createdAt", last_checked_at as "lastCheckedAt", next_check_at as "nextCheckAt"`)
-
-    /**
-     * Stores `rows` (every field but key and creation) and ends their leases, in one statement, each
-     * only where `condition` (on `stored`) also holds; the keys of those changed come back.
-     */
-    const storeRows = (rows: ReadonlyArray<ClaimRow>, condition: Statement.Fragment) => sql`
-      update claims as stored set
-        status = result.status, txt = result.txt, verified_at = result."verifiedAt",
-        last_checked_at = result."lastCheckedAt", next_check_at = result."nextCheckAt",
-        lease_holder = null, lease_until = null
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as result(
-        account text, apex text, status text, txt jsonb, "verifiedAt" timestamptz,
-        "lastCheckedAt" timestamptz, "nextCheckAt" timestamptz)
-      where stored.account = result.account and stored.apex = result.apex ${condition}
-      returning stored.account, stored.apex`
+    const columns = sql.literal(claimColumns)
+    const storeRows = (rows: ReadonlyArray<ClaimRow>, condition: Statement.Fragment) =>
+      storeClaimRows(sql, rows, condition)
 
     const insert = SqlSchema.findAll({
       Request: ClaimFromRow,
       Result: ClaimKey,
       execute: (row) => sql`
         insert into claims (account, apex, status, txt, verified_at, created_at, last_checked_at,
-          next_check_at)
+          next_check_at, version)
         values (${row.account}, ${row.apex}, ${row.status}, ${JSON.stringify(row.txt)}::jsonb,
-          ${row.verifiedAt}, ${row.createdAt}, ${row.lastCheckedAt}, ${row.nextCheckAt})
+          ${row.verifiedAt}, ${row.createdAt}, ${row.lastCheckedAt}, ${row.nextCheckAt}, ${row.version})
         on conflict (account, apex) do nothing
         returning account, apex`
     })
@@ -122,7 +65,7 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
     const update = SqlSchema.findAll({
       Request: ClaimFromRow,
       Result: ClaimKey,
-      execute: (row) => storeRows([row], sql``)
+      execute: (row) => storeRows([row], sql`and stored.version = result.version`)
     })
 
     const remove = SqlSchema.findAll({
@@ -146,7 +89,8 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
             limit ${limit}
             for update skip locked)
           returning ${columns}, position)
-        select account, apex, status, txt, "verifiedAt", "createdAt", "lastCheckedAt", "nextCheckAt"
+        select account, apex, status, txt, "verifiedAt", "createdAt", "lastCheckedAt", "nextCheckAt",
+          version
         from leased order by "nextCheckAt", position`
     })
 

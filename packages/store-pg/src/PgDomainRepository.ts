@@ -12,10 +12,13 @@
  * each other's rows and never lease one domain twice. Completing checks (a round's results at once)
  * and giving a lease back are conditional on the lease holder.
  *
- * Every write appends the events of its change to `domain_events` in its own transaction (the
+ * At most one domain of a hostname is verified (a partial unique index): a write that would verify
+ * a second is a lost race, never a failure. Every write appends the events of its change to `domain_events` in its own transaction (the
  * outbox), `domainEventTypes` of the stored domain before and after, at the Clock's time: an insert
- * in the same statement; an update locks the row it changes (`for update`, read back as it is), then
- * stores it and its events in one statement; a round's results and their events are one statement,
+ * in the same statement; a decided write (`update`, `storeDecided`: a check's winner and losers, a
+ * claim's proof and what it takes) locks the rows it changes (`for update`, read back as they are),
+ * checks each is still at the version it was decided from (every write bumps it), then stores them
+ * and their events, all in one transaction, all or nothing; a round's results and their events are one statement,
  * the events from each domain as claimed (what is stored while the lease holds: every other write
  * ends it) to its result, kept only for the rows the lease let it change; a removal deletes the row,
  * read back as it was, then appends its event. A write refused (a hostname taken, a lease lost,
@@ -29,6 +32,8 @@ import {
   type CustomDomainKey,
   CustomDomainRepository,
   CustomDomainStatus,
+  type DecidedWrites,
+  DnsName,
   DnsRecordInstruction,
   type DomainEventType,
   domainEventTypes,
@@ -43,6 +48,8 @@ import {
 import { AccountName } from "@petstore/kernel"
 import { Clock, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import { ClaimFromRow, storeClaimRows } from "./internal/ClaimRows.js"
+import { isRaceRefusal, LostRace } from "./internal/lostRace.js"
 import { storageOperation } from "./internal/storageOperation.js"
 import { isUniqueViolation } from "./internal/uniqueViolation.js"
 
@@ -62,7 +69,8 @@ const DomainRow = Schema.Struct({
   certificate: Schema.toEncoded(Certificate),
   createdAt: Schema.Date,
   issuance: Schema.NullOr(Schema.toEncoded(Issuance)),
-  issuanceNextAttemptAt: Schema.NullOr(Schema.Date)
+  issuanceNextAttemptAt: Schema.NullOr(Schema.Date),
+  version: Schema.Number
 })
 type DomainRow = typeof DomainRow.Type
 
@@ -85,7 +93,8 @@ const textRowOf = (domain: typeof CustomDomain.Encoded) => ({
   certificate: domain.certificate,
   createdAt: domain.createdAt,
   issuance: domain.issuance,
-  issuanceNextAttemptAt: domain.issuance?.nextAttemptAt ?? null
+  issuanceNextAttemptAt: domain.issuance?.nextAttemptAt ?? null,
+  version: domain.version
 })
 
 /** A row decoded into a `CustomDomain` (every field checked again), and a domain encoded into a row. */
@@ -112,7 +121,8 @@ const CustomDomainFromRow = DomainRow.pipe(
         issuance:
           row.issuance === null
             ? null
-            : { ...row.issuance, nextAttemptAt: isoOrNull(row.issuanceNextAttemptAt) }
+            : { ...row.issuance, nextAttemptAt: isoOrNull(row.issuanceNextAttemptAt) },
+        version: row.version
       }),
       encode: (domain): DomainRow => {
         const row = textRowOf(domain)
@@ -165,7 +175,7 @@ const changesInput = (changes: ReadonlyArray<Change>) => {
       const encodedDomain = encoded[index]
       if (encodedDomain === undefined) return
       if (after !== undefined) rows.push(textRowOf(encodedDomain))
-      const { account: _account, issuance: _issuance, ...resource } = encodedDomain
+      const { account: _account, issuance: _issuance, version: _version, ...resource } = encodedDomain
       for (const type of types)
         events.push({ projectId: domain.projectId, hostname: domain.hostname, type, data: resource })
     })
@@ -180,6 +190,10 @@ const changesInput = (changes: ReadonlyArray<Change>) => {
 // Neither a project id nor a hostname has a line break, so the pair's text names it alone.
 const keyText = (key: CustomDomainKey): string => `${key.projectId}\n${key.hostname}`
 
+/** A hostname's registrable domain, as stored to find the names a claim covers (itself when it has none). */
+const apexOf = (hostname: string): string =>
+  Option.getOrElse(DnsName.registrableDomain(hostname), () => hostname)
+
 /** When a write happens: its events occurred then. */
 const currentTime: Effect.Effect<Date> = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
@@ -190,7 +204,7 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
     const columns = sql.literal(`hostname, project_id as "projectId", account, kind, status,
       dns_record as "dnsRecord", ownership, verification_last_checked_at as "lastCheckedAt",
       verification_next_check_at as "nextCheckAt", verification_deadline as "deadline", verification_problems as "problems", certificate,
-      created_at as "createdAt", issuance, issuance_next_attempt_at as "issuanceNextAttemptAt"`)
+      created_at as "createdAt", issuance, issuance_next_attempt_at as "issuanceNextAttemptAt", version`)
 
     // The first key of the advisory locks that order a project's events ("evts" in ASCII).
     const eventLockSpace = 0x65767473
@@ -251,9 +265,9 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
             for key share) as webhook)`
 
     /**
-     * The update that stores `rows` (every field but key and account) where `onlyIf` holds too, and
-     * ends their leases: the rows travel as one jsonb array, read back as a record set (timestamps
-     * from their ISO text); the keys of those changed come back.
+     * The update that stores `rows` (every field but key and account) where `onlyIf` holds too, bumps
+     * their versions and ends their leases: the rows travel as one jsonb array, read back as a record
+     * set (timestamps from their ISO text); the keys of those changed come back.
      */
     const updateRows = (rows: string, onlyIf: Statement.Fragment) => sql`
         update custom_domains as stored set
@@ -267,23 +281,26 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
           created_at = result."createdAt",
           issuance = result.issuance,
           issuance_next_attempt_at = result."issuanceNextAttemptAt",
+          version = stored.version + 1,
           lease_holder = null, lease_until = null
         from jsonb_to_recordset(${rows}::jsonb) as result(
           hostname text, "projectId" text, kind text, status text, "dnsRecord" jsonb, ownership jsonb,
           "lastCheckedAt" timestamptz, "nextCheckAt" timestamptz, deadline timestamptz, problems jsonb,
-          certificate jsonb, "createdAt" timestamptz, issuance jsonb, "issuanceNextAttemptAt" timestamptz)
+          certificate jsonb, "createdAt" timestamptz, issuance jsonb, "issuanceNextAttemptAt" timestamptz,
+          version integer)
         where stored.hostname = result.hostname and stored.project_id = result."projectId" ${onlyIf}
         returning stored.project_id as "projectId", stored.hostname`
 
     /**
-     * Stores `rows` and appends `events`, in one statement. Called with the rows locked, so every one
-     * is there to change; their keys come back.
+     * Stores `rows` and appends `events`, in one statement, each row only at the version it was
+     * decided from. Called with the rows locked and their versions checked, so every one is there to
+     * change; their keys come back.
      */
     const storeRows = SqlSchema.findAll({
       Request: Schema.Struct({ changes: ChangesInput, occurredAt: Schema.Date }),
       Result: DomainKey,
       execute: ({ changes, occurredAt }) =>
-        sql`with ${outbox(changes, occurredAt)} ${updateRows(changes.rows, sql``)}`
+        sql`with ${outbox(changes, occurredAt)} ${updateRows(changes.rows, sql`and stored.version = result.version`)}`
     })
 
     /**
@@ -295,7 +312,14 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
       Request: Schema.Struct({ changes: ChangesInput, occurredAt: Schema.Date, holder: Schema.String }),
       Result: DomainKey,
       execute: ({ changes, holder, occurredAt }) => sql`
-        with completed as (${updateRows(changes.rows, sql`and stored.lease_holder = ${holder}`)}),
+        with completed as (${updateRows(
+          changes.rows,
+          sql`and stored.lease_holder = ${holder}
+            and (result.status <> 'verified' or not exists (
+              select from custom_domains as other
+              where other.hostname = result.hostname and other.status = 'verified'
+                and other.project_id <> result."projectId"))`
+        )}),
           ${outbox(
             changes,
             occurredAt,
@@ -304,31 +328,85 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
         select "projectId", hostname from completed`
     })
 
-    /** Locks the stored domain with this key until the transaction ends; what it is now. */
-    const lockStored = SqlSchema.findOneOption({
-      Request: DomainKey,
+    /** Locks the stored domains with these keys until the transaction ends, in key order; what they are now. */
+    const lockStored = SqlSchema.findAll({
+      Request: Schema.Array(DomainKey),
       Result: CustomDomainFromRow,
-      execute: ({ hostname, projectId }) => sql`
+      execute: (keys) => sql`
         select ${columns} from custom_domains
-        where project_id = ${projectId} and hostname = ${hostname}
+        where (project_id, hostname) in (
+          select "projectId", hostname from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb)
+            as key("projectId" text, hostname text))
+        order by project_id, hostname
         for update`
     })
 
+    /** Locks the stored claims with these keys until the transaction ends, in key order; their versions. */
+    const lockClaims = SqlSchema.findAll({
+      Request: Schema.Array(Schema.Struct({ account: Schema.String, apex: Schema.String })),
+      Result: Schema.Struct({ account: Schema.String, apex: Schema.String, version: Schema.Number }),
+      execute: (keys) => sql`
+        select account, apex, version from claims
+        where (account, apex) in (
+          select account, apex from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb)
+            as key(account text, apex text))
+        order by account, apex
+        for update`
+    })
+
+    const storeClaims = SqlSchema.findAll({
+      Request: Schema.Array(ClaimFromRow),
+      Result: Schema.Struct({ account: Schema.String, apex: Schema.String }),
+      execute: (rows) => storeClaimRows(sql, rows, sql`and stored.version = result.version`)
+    })
+
     /**
-     * Stores the domain over the stored one with its key, with the events of that change, in one
-     * transaction (the stored one read under lock, for the events); whether it was there to store.
+     * Stores a decision's writes in one transaction, each row only at the version it carries, all or
+     * nothing: the rows are locked (domains, then claims, each in key order, so that two deciders
+     * never wait on each other crosswise), their versions checked, then the domains that stop being
+     * verified are written before those that become verified (the unique verified hostname is
+     * checked row by row), with their events. A row changed or gone, or the database refusing the
+     * write as a race, rolls it all back: false.
      */
-    const storeChange = (domain: CustomDomain) =>
-      sql.withTransaction(
-        Effect.gen(function* () {
-          const occurredAt = yield* currentTime
-          const stored = yield* lockStored(domain)
-          if (Option.isNone(stored)) return false
-          const changes = yield* changesInput([[stored.value, domain]])
-          const keys = yield* storeRows({ changes, occurredAt })
-          return keys.length > 0
-        })
-      )
+    const storeDecided = (writes: DecidedWrites) =>
+      sql
+        .withTransaction(
+          Effect.gen(function* () {
+            const occurredAt = yield* currentTime
+            const stored = yield* lockStored(
+              writes.domains.map(({ hostname, projectId }) => ({ hostname, projectId }))
+            )
+            const storedClaims = yield* lockClaims(
+              writes.claims.map(({ account, apex }) => ({ account, apex }))
+            )
+            const storedByKey = new Map(stored.map((domain) => [keyText(domain), domain]))
+            const claimVersions = new Map(
+              storedClaims.map((claim) => [`${claim.account}\n${claim.apex}`, claim.version])
+            )
+            const asDecided =
+              writes.domains.every(
+                (domain) => storedByKey.get(keyText(domain))?.version === domain.version
+              ) &&
+              writes.claims.every(
+                (claim) => claimVersions.get(`${claim.account}\n${claim.apex}`) === claim.version
+              )
+            if (!asDecided) return yield* new LostRace()
+            const becoming = writes.domains.filter((domain) => domain.status === "verified")
+            const others = writes.domains.filter((domain) => domain.status !== "verified")
+            for (const group of [others, becoming]) {
+              if (group.length === 0) continue
+              const changes = yield* changesInput(
+                group.map((domain) => [storedByKey.get(keyText(domain)), domain] as const)
+              )
+              yield* storeRows({ changes, occurredAt })
+            }
+            if (writes.claims.length > 0) yield* storeClaims(writes.claims)
+            return true
+          }).pipe(
+            Effect.catchIf(isRaceRefusal("custom_domains_one_verified"), () => Effect.fail(new LostRace()))
+          )
+        )
+        .pipe(Effect.catchTag("LostRace", () => Effect.succeed(false)))
 
     // One statement: should the domain be refused (its hostname taken), so are its events.
     const insert = SqlSchema.void({
@@ -337,11 +415,12 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
         with ${outbox(events, occurredAt)}
         insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
           verification_last_checked_at, verification_next_check_at, verification_deadline,
-          verification_problems, certificate, created_at, issuance, issuance_next_attempt_at)
+          verification_problems, certificate, created_at, issuance, issuance_next_attempt_at, version,
+          apex)
         values (${row.hostname}, ${row.projectId}, ${row.account}, ${row.kind}, ${row.status},
           ${json(row.dnsRecord)}, ${json(row.ownership)}, ${row.lastCheckedAt}, ${row.nextCheckAt},
           ${row.deadline}, ${json(row.problems)}, ${json(row.certificate)}, ${row.createdAt},
-          ${jsonOrNull(row.issuance)}, ${row.issuanceNextAttemptAt})`
+          ${jsonOrNull(row.issuance)}, ${row.issuanceNextAttemptAt}, ${row.version}, ${apexOf(row.hostname)})`
     })
 
     const findInProject = SqlSchema.findOneOption({
@@ -379,7 +458,8 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
       }
     })
 
-    // A suffix compared as text, not a LIKE pattern: the apex's own characters match only themselves.
+    // Every name at or under `apex` has its registrable domain: found by the index on it, then the
+    // suffix compared as text (not a LIKE pattern: the apex's own characters match only themselves).
     const listAtOrUnder = SqlSchema.findAll({
       Request: Hostname,
       Result: CustomDomainFromRow,
@@ -387,7 +467,8 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
         const suffix = `.${apex}`
         return sql`
           select ${columns} from custom_domains
-          where hostname = ${apex} or right(hostname, char_length(${suffix}::text)) = ${suffix}::text
+          where apex = ${apexOf(apex)}
+            and (hostname = ${apex} or right(hostname, char_length(${suffix}::text)) = ${suffix}::text)
           order by position`
       }
     })
@@ -428,7 +509,8 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
             for update skip locked)
           returning ${columns}, work_due_at, position)
         select hostname, "projectId", account, kind, status, "dnsRecord", ownership, "lastCheckedAt",
-          "nextCheckAt", deadline, problems, certificate, "createdAt", issuance, "issuanceNextAttemptAt"
+          "nextCheckAt", deadline, problems, certificate, "createdAt", issuance, "issuanceNextAttemptAt",
+          version
         from claimed order by work_due_at, position`
     })
 
@@ -475,19 +557,24 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
         listAtOrUnder(apex).pipe(storageOperation("CustomDomainRepository.listAtOrUnder")),
       listByProject: (projectId) =>
         listByProject(projectId).pipe(storageOperation("CustomDomainRepository.listByProject")),
-      update: (domain) => storeChange(domain).pipe(storageOperation("CustomDomainRepository.update")),
+      update: (domain) =>
+        storeDecided({ domains: [domain], claims: [] }).pipe(
+          storageOperation("CustomDomainRepository.update")
+        ),
+      storeDecided: (writes) =>
+        (writes.domains.length === 0 && writes.claims.length === 0
+          ? Effect.succeed(true)
+          : storeDecided(writes)
+        ).pipe(storageOperation("CustomDomainRepository.storeDecided")),
       remove: (projectId, hostname) =>
         sql
           .withTransaction(
             Effect.gen(function* () {
               const occurredAt = yield* currentTime
-              const removed = yield* removeRow({ projectId, hostname })
-              if (removed.length === 0) return false
-              yield* appendEventsOnly({
-                events: yield* changesInput(removed.map((domain) => [domain, undefined] as const)),
-                occurredAt
-              })
-              return true
+              const [removed] = yield* removeRow({ projectId, hostname })
+              if (removed === undefined) return Option.none()
+              yield* appendEventsOnly({ events: yield* changesInput([[removed, undefined]]), occurredAt })
+              return Option.some(removed)
             })
           )
           .pipe(storageOperation("CustomDomainRepository.remove")),

@@ -133,7 +133,7 @@ for (const [name, client] of bothServers) {
           const domains = yield* CustomDomainRepository
           const domain = yield* ContractFixtures.storedDomain()
           yield* certificates.save(domain.hostname, yield* ContractFixtures.freshCertificate())
-          expect(yield* domains.remove(domain.projectId, domain.hostname)).toBe(true)
+          expect(Option.isSome(yield* domains.remove(domain.projectId, domain.hostname))).toBe(true)
           expect(yield* certificates.find(domain.hostname)).toEqual(Option.none())
           // Added again, the hostname starts without a certificate.
           yield* domains.insert(domain)
@@ -170,12 +170,12 @@ for (const [name, client] of bothServers) {
             )
             yield* certificates.save(hostname, yield* ContractFixtures.freshCertificate())
 
-            expect(yield* domains.remove(contender.id, hostname)).toBe(true)
+            expect(Option.isSome(yield* domains.remove(contender.id, hostname))).toBe(true)
             expect(Option.isSome(yield* certificates.find(hostname))).toBe(true)
             yield* domains.insert(
               yield* ContractFixtures.newDomainOf(contender, hostname, ContractFixtures.t0, true)
             )
-            expect(yield* domains.remove(owner.id, hostname)).toBe(true)
+            expect(Option.isSome(yield* domains.remove(owner.id, hostname))).toBe(true)
             expect(yield* certificates.find(hostname)).toEqual(Option.none())
           })
       )

@@ -23,6 +23,9 @@ const sqlState = <A>(exit: Exit.Exit<A, SqlError.SqlError>): string | undefined 
     : undefined
 }
 
+/** What the store writes as a test hostname's registrable domain (its last two labels here). */
+const apexOf = (hostname: string): string => hostname.split(".").slice(-2).join(".")
+
 const checkViolation = "23514"
 const notNullViolation = "23502"
 const foreignKeyViolation = "23503"
@@ -34,7 +37,7 @@ for (const [name, client] of bothServers) {
     it.effect("the first run applies every migration, the next ones none", () =>
       Effect.gen(function* () {
         const applied = yield* PgMigrations.run
-        expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+        expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
         expect(yield* PgMigrations.run).toEqual([])
         expect(yield* PgMigrations.run).toEqual([])
       })
@@ -113,9 +116,9 @@ for (const [name, client] of bothServers) {
             Effect.exit(
               sql`insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
                   verification_deadline, verification_problems, certificate, created_at,
-                  lease_holder, lease_until)
+                  lease_holder, lease_until, apex)
                 values (${hostname}, ${projectId}, ${account}, 'subdomain', ${status}, '{}'::jsonb, '{}'::jsonb,
-                  now(), '[]'::jsonb, '{}'::jsonb, now(), ${lease[0]}, ${lease[1]})`
+                  now(), '[]'::jsonb, '{}'::jsonb, now(), ${lease[0]}, ${lease[1]}, ${apexOf(hostname)})`
             )
           expect(Exit.isSuccess(yield* insertDomain("docs.example.com", "docs-a", "pending"))).toBe(true)
           // Another project of the same account: refused; a project of another account: its own domain.
@@ -187,10 +190,10 @@ for (const [name, client] of bothServers) {
           Effect.exit(
             sql`insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
                   verification_next_check_at, verification_deadline, verification_problems, certificate,
-                  created_at, issuance, issuance_next_attempt_at)
+                  created_at, issuance, issuance_next_attempt_at, apex)
                 values (${hostname}, 'certs', 'acct', 'subdomain', 'verified', '{}'::jsonb, '{}'::jsonb,
                   ${nextCheckAt}, now(), '[]'::jsonb, '{}'::jsonb, now(),
-                  ${nextAttemptAt === null ? null : "{}"}::jsonb, ${nextAttemptAt})`
+                  ${nextAttemptAt === null ? null : "{}"}::jsonb, ${nextAttemptAt}, ${apexOf(hostname)})`
           )
         const [one, two] = [new Date("2026-03-01T12:00:01Z"), new Date("2026-03-01T12:00:02Z")]
         expect(Exit.isSuccess(yield* insertDomain("a.example.com", one, two))).toBe(true)
@@ -325,9 +328,9 @@ for (const [name, client] of bothServers) {
                    values ('own-a', 'acct', 'pro', now()), ('own-b', 'other', 'pro', now())`
           const insertDomain = (projectId: string, account: string, status: string) =>
             sql`insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
-                verification_deadline, verification_problems, certificate, created_at)
+                verification_deadline, verification_problems, certificate, created_at, apex)
               values ('shared.example.org', ${projectId}, ${account}, 'subdomain', ${status}, '{}'::jsonb,
-                '{}'::jsonb, now(), '[]'::jsonb, '{}'::jsonb, now())`
+                '{}'::jsonb, now(), '[]'::jsonb, '{}'::jsonb, now(), 'example.org')`
           yield* insertDomain("own-a", "acct", "verified")
           yield* insertDomain("own-b", "other", "pending")
           const saveCertificate = sql`
@@ -677,7 +680,7 @@ for (const [name, client] of bothServers) {
             ('idle.example.com', 'old', 'subdomain', 'verified', '{}'::jsonb, null, now(), '[]'::jsonb,
               '{}'::jsonb, now())`
 
-          expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([5, 6, 7, 8, 9, 10, 11])
+          expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([5, 6, 7, 8, 9, 10, 11, 12])
           const rows = yield* sql<{
             readonly hostname: string
             readonly issuance: unknown
@@ -746,7 +749,7 @@ for (const [name, client] of bothServers) {
               insert into certificates (hostname, certificate_pem, chain_pem, private_key_encrypted, not_after)
               values ('docs.example.com', 'cert', 'chain', 'v1.iv.tag.data', now())`
 
-            expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([9, 10, 11])
+            expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([9, 10, 11, 12])
             const rows = yield* sql<{
               readonly hostname: string
               readonly account: string

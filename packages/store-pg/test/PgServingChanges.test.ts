@@ -121,8 +121,9 @@ layer(serverStore, { excludeTestServices: true, timeout: 60_000 })("serving chan
 
       yield* other.query(`
         insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
-          verification_deadline, verification_problems, certificate, created_at)
-        values ('docs.one.com', 'p1', 'a', 'subdomain', 'pending', '{}', '{}', now(), '[]', '{}', now())`)
+          verification_deadline, verification_problems, certificate, created_at, apex)
+        values ('docs.one.com', 'p1', 'a', 'subdomain', 'pending', '{}', '{}', now(), '[]', '{}', now(),
+          'one.com')`)
       expect(yield* announced(1)).toEqual(["hostname:docs.one.com"])
       // A check's bookkeeping and a lease decide nothing served.
       yield* other.query(`
@@ -145,8 +146,9 @@ layer(serverStore, { excludeTestServices: true, timeout: 60_000 })("serving chan
       expect(yield* announced(1)).toEqual(["project:p3"])
       yield* other.query(`
         insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
-          verification_deadline, verification_problems, certificate, created_at)
-        values ('docs.one.com', 'p3', 'b', 'subdomain', 'pending', '{}', '{}', now(), '[]', '{}', now())`)
+          verification_deadline, verification_problems, certificate, created_at, apex)
+        values ('docs.one.com', 'p3', 'b', 'subdomain', 'pending', '{}', '{}', now(), '[]', '{}', now(),
+          'one.com')`)
       expect(yield* announced(1)).toEqual(["hostname:docs.one.com"])
 
       // Nothing before the change commits.

@@ -17,11 +17,13 @@ import {
   type PetStatus
 } from "@petstore/catalogue"
 import {
-  type Claim,
+  Claim,
+  ClaimRepository,
   type CustomDomain,
   CustomDomainRepository,
   Hostname,
   type HostnameTaken,
+  makeCustomDomain,
   newClaim,
   newCustomDomain,
   OwnershipToken,
@@ -214,4 +216,29 @@ export const freshCertificate = (notAfter: Date = later(t0, 90 * 24 * 3_600_000 
       privateKeyPem: Redacted.make(pem("PRIVATE KEY", `secret key material ${token} — ✓ `.repeat(10))),
       notAfter
     })
+  )
+
+/**
+ * `domain` as decided from the stored one with its key (its version): a write that follows others
+ * in a test, as a use case would decide it after reading. Dies when there is none.
+ */
+export const decidedFromStored = (
+  domain: CustomDomain
+): Effect.Effect<CustomDomain, StorageError, CustomDomainRepository> =>
+  Effect.flatMap(CustomDomainRepository, (domains) =>
+    Effect.flatMap(domains.findInProject(domain.projectId, domain.hostname), (stored) =>
+      Option.isNone(stored)
+        ? Effect.die(new Error(`no stored domain ${domain.hostname} in ${domain.projectId}`))
+        : Effect.succeed(makeCustomDomain({ ...domain, version: stored.value.version }))
+    )
+  )
+
+/** `claim` as decided from the stored one of its account and apex (its version). Dies when there is none. */
+export const claimDecidedFromStored = (claim: Claim): Effect.Effect<Claim, StorageError, ClaimRepository> =>
+  Effect.flatMap(ClaimRepository, (claims) =>
+    Effect.flatMap(claims.findOwned(claim.account, claim.apex), (stored) =>
+      Option.isNone(stored)
+        ? Effect.die(new Error(`no stored claim of ${claim.apex} by ${claim.account}`))
+        : Effect.succeed(new Claim({ ...claim, version: stored.value.version }))
+    )
   )

@@ -19,6 +19,7 @@ import {
   type CustomDomainKey,
   type CustomDomainLease,
   CustomDomainRepository,
+  type DecidedWrites,
   type DnsAnswer,
   DnsName,
   DnsResolver,
@@ -35,7 +36,10 @@ import {
   ProjectIdTaken,
   ProjectRepository,
   type StoredCertificate,
-  workDueAt
+  VerifyCooldown,
+  workDueAt,
+  writtenClaim,
+  writtenDomain
 } from "../../src/index.js"
 
 const platformDomain = "docs-platform.net"
@@ -280,6 +284,42 @@ export const fakeWorld: Layer.Layer<
 
     const byCreation = (a: CustomDomain, b: CustomDomain) => a.createdAt.getTime() - b.createdAt.getTime()
 
+    /** Whether another domain with `domain`'s hostname than itself is verified. */
+    const otherVerified = (domain: CustomDomain) =>
+      Effect.map(rowsOf(domain.hostname), (rows) =>
+        rows.some((row) => row.domain.status === "verified" && domainKey(row.domain) !== domainKey(domain))
+      )
+
+    /** Every write at the version it was decided from and at most one verified domain a hostname, or none. */
+    const storeDecided = (writes: DecidedWrites) =>
+      Effect.gen(function* () {
+        const domainMap = yield* Ref.get(domains)
+        const claimMap = yield* Ref.get(claims)
+        const asDecided =
+          writes.domains.every(
+            (domain) => domainMap.get(domainKey(domain))?.domain.version === domain.version
+          ) &&
+          writes.claims.every(
+            (claim) => claimMap.get(claimKey(claim.account, claim.apex))?.claim.version === claim.version
+          )
+        if (!asDecided) return false
+        const after = new Map(domainMap)
+        for (const domain of writes.domains) {
+          after.set(domainKey(domain), { domain: writtenDomain(domain), lease: null })
+        }
+        const verifiedTwice = writes.domains.some(
+          (domain) =>
+            domain.status === "verified" &&
+            [...after.values()].filter(
+              (row) => row.domain.hostname === domain.hostname && row.domain.status === "verified"
+            ).length > 1
+        )
+        if (verifiedTwice) return false
+        yield* Ref.set(domains, after)
+        for (const claim of writes.claims) yield* setClaimRow({ claim: writtenClaim(claim), lease: null })
+        return true
+      })
+
     const domainRepository: CustomDomainRepository["Service"] = {
       insert: (domain) =>
         Effect.flatMap(rowsOf(domain.hostname), (rows) =>
@@ -310,21 +350,16 @@ export const fakeWorld: Layer.Layer<
         ),
       listByProject: (projectId) =>
         Effect.map(allDomains, (all) => all.filter((domain) => domain.projectId === projectId)),
-      update: (domain) =>
-        Effect.flatMap(Ref.get(domains), (map) =>
-          map.has(domainKey(domain))
-            ? Effect.as(setRow({ domain, lease: null }), true)
-            : Effect.succeed(false)
-        ),
+      update: (domain) => storeDecided({ domains: [domain], claims: [] }),
+      storeDecided,
       remove: (projectId, hostname) =>
         Effect.flatMap(Ref.get(domains), (map) => {
           const key = domainKey({ projectId, hostname })
-          return map.has(key)
-            ? Effect.as(
-                Ref.update(domains, (m) => without(m, [key])),
-                true
-              )
-            : Effect.succeed(false)
+          const removed = Option.map(Option.fromNullishOr(map.get(key)), (row) => row.domain)
+          return Effect.as(
+            Ref.update(domains, (m) => without(m, [key])),
+            removed
+          )
         }),
       countDue: (now) =>
         Effect.map(
@@ -361,7 +396,8 @@ export const fakeWorld: Layer.Layer<
           for (const { result: domain } of work) {
             const row = (yield* Ref.get(domains)).get(domainKey(domain))
             if (row === undefined || row.lease?.holder !== holder) continue
-            yield* setRow({ domain, lease: null })
+            if (domain.status === "verified" && (yield* otherVerified(domain))) continue
+            yield* setRow({ domain: writtenDomain(domain, row.domain.version), lease: null })
             stored.push({ projectId: domain.projectId, hostname: domain.hostname })
           }
           return stored
@@ -391,8 +427,8 @@ export const fakeWorld: Layer.Layer<
         ),
       update: (claim) =>
         Effect.flatMap(Ref.get(claims), (map) =>
-          map.has(claimKey(claim.account, claim.apex))
-            ? Effect.as(setClaimRow({ claim, lease: null }), true)
+          map.get(claimKey(claim.account, claim.apex))?.claim.version === claim.version
+            ? Effect.as(setClaimRow({ claim: writtenClaim(claim), lease: null }), true)
             : Effect.succeed(false)
         ),
       remove: (account, apex) =>
@@ -420,7 +456,7 @@ export const fakeWorld: Layer.Layer<
           for (const claim of checked) {
             const row = (yield* Ref.get(claims)).get(claimKey(claim.account, claim.apex))
             if (row === undefined || row.lease?.holder !== holder) continue
-            yield* setClaimRow({ claim, lease: null })
+            yield* setClaimRow({ claim: writtenClaim(claim, row.claim.version), lease: null })
             stored++
           }
           return stored
@@ -525,7 +561,10 @@ export const fakeWorld: Layer.Layer<
       }),
       Context.add(PlatformSettings, { platformDomain, cnameTarget, caIdentifier }),
       Context.add(CertificateIssuer, certificateIssuer),
-      Context.add(CertificateStore, certificateStore)
+      Context.add(CertificateStore, certificateStore),
+      // The use-case tests click Verify several times at one instant of their clock; the cool-down
+      // has tests of its own, which set it.
+      Context.add(VerifyCooldown, Duration.zero)
     )
   })
 )
