@@ -378,7 +378,8 @@ describe("the API process on PostgreSQL (DATABASE_URL)", () => {
         "edge_changes",
         "ownership",
         "domain_events",
-        "webhooks"
+        "webhooks",
+        "conditional_writes"
       ])
       const ready = await send(server.baseUrl, "/readyz")
       expect(ready.status, ready.text).toBe(200)

@@ -17,7 +17,7 @@ import { hostnameKind } from "./Hostname.js"
 import { ownershipLostProblem, ownershipProof } from "./Ownership.js"
 import { OwnershipRepository } from "./OwnershipRepository.js"
 import { customHostname } from "./PlatformSettings.js"
-import { isCoolingDown } from "./VerifyCooldown.js"
+import { isAnsweredBy } from "./VerifyCooldown.js"
 
 const now = DateTime.nowAsDate
 
@@ -113,18 +113,24 @@ export const claimCheckWrites = (check: ClaimCheck): DecidedWrites => ({
 
 /**
  * Verify clicked: look the record up now, and store the outcome conditionally on the claims and
- * domains it was decided from (decided again from what won should another write come first). Within
- * the cool-down of the last lookup (see `VerifyCooldown`) the answer is the claim as it left it.
+ * domains it was decided from (decided again from what won should another write come first). A
+ * lookup made since the click, or within the cool-down of the last one, answers it as that lookup
+ * left the claim (see `isAnsweredBy`).
  */
 export const verifyClaim = (account: AccountName, apexText: string) =>
-  decideAndStore(
-    Effect.gen(function* () {
-      const claim = yield* getClaim(account, apexText)
-      if (yield* isCoolingDown(claim.lastCheckedAt, yield* now)) {
-        return { answer: claim, writes: noWrites } satisfies Decision<Claim>
-      }
-      const check = yield* checkClaim(claim)
-      return { answer: writtenClaim(check.claim), writes: claimCheckWrites(check) } satisfies Decision<Claim>
-    }),
-    getClaim(account, apexText)
+  Effect.flatMap(now, (clickedAt) =>
+    decideAndStore(
+      Effect.gen(function* () {
+        const claim = yield* getClaim(account, apexText)
+        if (yield* isAnsweredBy(claim.lastCheckedAt, clickedAt)) {
+          return { answer: claim, writes: noWrites } satisfies Decision<Claim>
+        }
+        const check = yield* checkClaim(claim)
+        return {
+          answer: writtenClaim(check.claim),
+          writes: claimCheckWrites(check)
+        } satisfies Decision<Claim>
+      }),
+      getClaim(account, apexText)
+    )
   )

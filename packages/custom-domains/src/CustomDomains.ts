@@ -75,7 +75,7 @@ import {
 } from "./Project.js"
 import { ProjectRepository } from "./ProjectRepository.js"
 import { type VerificationVerdict, verdictFromDns } from "./VerificationVerdict.js"
-import { isCoolingDown } from "./VerifyCooldown.js"
+import { isAnsweredBy, isCoolingDown } from "./VerifyCooldown.js"
 
 const now = DateTime.nowAsDate
 
@@ -454,24 +454,27 @@ const decideOnDomain = <E, R>(
   })
 
 /**
- * Verify clicked: check DNS now, and give DNS another 48 hours if it does not verify yet. Within the
- * cool-down of the last check (see `VerifyCooldown`) the answer is the domain as that check left it.
+ * Verify clicked: check DNS now, and give DNS another 48 hours if it does not verify yet. A check made
+ * since the click, or within the cool-down of the last check, answers it as that check left the
+ * domain (see `isAnsweredBy`).
  */
 export const verifyNow = (account: AccountName, id: ProjectId, hostnameText: string) =>
-  decideOnDomain(account, id, hostnameText, (stored, observed) =>
-    Effect.gen(function* () {
-      const checkedAt = yield* now
-      if (yield* isCoolingDown(stored.verification.lastCheckedAt, checkedAt)) {
-        return { answer: stored, writes: noWrites } satisfies DomainDecision
-      }
-      const domain = restartVerificationWindow(stored, checkedAt)
-      const check = yield* checkDomain(domain, yield* ownershipOf(domain), observed)
-      return {
-        answer: writtenDomain(check.domain),
-        writes: checkWrites(check),
-        observation: check.observation
-      } satisfies DomainDecision
-    })
+  Effect.flatMap(now, (clickedAt) =>
+    decideOnDomain(account, id, hostnameText, (stored, observed) =>
+      Effect.gen(function* () {
+        if (yield* isAnsweredBy(stored.verification.lastCheckedAt, clickedAt)) {
+          return { answer: stored, writes: noWrites } satisfies DomainDecision
+        }
+        const checkedAt = yield* now
+        const domain = restartVerificationWindow(stored, checkedAt)
+        const check = yield* checkDomain(domain, yield* ownershipOf(domain), observed)
+        return {
+          answer: writtenDomain(check.domain),
+          writes: checkWrites(check),
+          observation: check.observation
+        } satisfies DomainDecision
+      })
+    )
   )
 
 /**

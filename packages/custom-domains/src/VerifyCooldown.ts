@@ -4,7 +4,7 @@
  * the last DNS check of that domain or claim, whoever made it (the worker, a Verify), as its
  * `lastCheckedAt` shows: hammering Verify costs the platform nothing and gives nobody a faster check.
  */
-import { Context, Duration, Effect } from "effect"
+import { Context, DateTime, Duration, Effect } from "effect"
 
 /** The contract's window. */
 export const verifyCooldownDefault = Duration.seconds(10)
@@ -27,3 +27,15 @@ export const isCoolingDown = (lastCheckedAt: Date | null, now: Date) =>
     (cooldown) =>
       lastCheckedAt !== null && now.getTime() - lastCheckedAt.getTime() < Duration.toMillis(cooldown)
   )
+
+/**
+ * Whether a check made at `lastCheckedAt` answers a Verify clicked at `clickedAt`: one made after the
+ * click (by a concurrent Verify, the worker), or within the cool-down of the last check. A Verify that
+ * lost its write to a check made since its click answers that one instead of checking again: fifty
+ * Verifies clicked at once store one check, not fifty in turn (each bumping the row the others, and
+ * the account proving the name, must decide from again).
+ */
+export const isAnsweredBy = (lastCheckedAt: Date | null, clickedAt: Date) =>
+  lastCheckedAt !== null && lastCheckedAt.getTime() > clickedAt.getTime()
+    ? Effect.succeed(true)
+    : Effect.flatMap(DateTime.nowAsDate, (now) => isCoolingDown(lastCheckedAt, now))

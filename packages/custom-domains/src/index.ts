@@ -259,7 +259,7 @@ export {
   windowStartOf
 } from "./VerificationSchedule.js"
 export { type DnsObservation, type VerificationVerdict, verdictFromDns } from "./VerificationVerdict.js"
-export { isCoolingDown, VerifyCooldown, verifyCooldownDefault } from "./VerifyCooldown.js"
+export { isAnsweredBy, isCoolingDown, VerifyCooldown, verifyCooldownDefault } from "./VerifyCooldown.js"
 export {
   CreatedWebhookResource,
   createdWebhookResource,

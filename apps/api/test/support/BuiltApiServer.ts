@@ -27,12 +27,13 @@ export class BuiltApi extends Context.Service<
   }
 >()("test/BuiltApi") {}
 
-/** A key of `account`, made by `petstore keys create` through the running server's key administration. */
-const createKey = (dataDir: string, account: string) =>
+/**
+ * A key of `account`, made by `petstore keys create` where the running server keeps its keys: through
+ * its key administration (embedded), or in its database (`DATABASE_URL` in `storage`).
+ */
+const createKey = (storage: Record<string, string>, account: string) =>
   Effect.gen(function* () {
-    const created = yield* Effect.promise(() =>
-      runCli(["keys", "create", "--account", account], { PETSTORE_DATA_DIR: dataDir })
-    )
+    const created = yield* Effect.promise(() => runCli(["keys", "create", "--account", account], storage))
     const key = created.stdout.split("\n").find((line) => line.startsWith("pk_live_"))
     if (created.code !== 0 || key === undefined)
       return yield* Effect.die(
@@ -80,8 +81,12 @@ export const builtApiLayer = (dnsServer: string, env: Record<string, string> = {
           })
       )
       const edge = edgePortsOf(server.stdout())
-      const key = yield* createKey(dataDir, "alice")
-      const otherKey = yield* createKey(dataDir, "bob")
+      const storage = {
+        PETSTORE_DATA_DIR: dataDir,
+        ...(env.DATABASE_URL === undefined ? {} : { DATABASE_URL: env.DATABASE_URL })
+      }
+      const key = yield* createKey(storage, "alice")
+      const otherKey = yield* createKey(storage, "bob")
       const { baseUrl } = server
       const testServer = TestServer.of({
         baseUrl,
