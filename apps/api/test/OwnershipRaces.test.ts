@@ -117,7 +117,9 @@ const racesOn = (it: Vitest.MethodsNonLive<Challtestsrv>, storage: string) =>
               yield* dns.setCname(hostname, target)
               // The loser had the name first, uncontested: verified and served.
               expectOk(yield* addDomain(loserProject, hostname, "bob"), 201)
-              expect((yield* verify(loserProject, hostname, "bob")).body).toMatchObject({ status: "verified" })
+              expect((yield* verify(loserProject, hostname, "bob")).body).toMatchObject({
+                status: "verified"
+              })
               expect(expectOk(yield* edge(hostname))).toEqual(served(loserProject))
 
               // The owner adds it too and publishes its TXT record.
