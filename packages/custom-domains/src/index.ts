@@ -162,6 +162,7 @@ export {
   DomainNotFound,
   HostnameTaken,
   InvalidDomainRequest,
+  LimitReached,
   NotReverifiable,
   PlanRequired,
   ProjectIdTaken,
@@ -190,6 +191,7 @@ export {
   renewCertificate,
   requestCertificate
 } from "./IssuanceSchedule.js"
+export { defaultLimits, Limits, type LimitValues, limitNames } from "./Limits.js"
 export {
   type HostnameRelease,
   needsRecord,
