@@ -5,6 +5,7 @@
  * the row in one step, so concurrent requests at a limit never overshoot it.
  */
 import { Context } from "effect"
+import { LimitReached } from "./Errors.js"
 
 export interface LimitValues {
   readonly projectsPerAccount: number
@@ -44,3 +45,7 @@ export const limitNames: { readonly [K in keyof LimitValues]: string } = {
 export const Limits = Context.Reference<LimitValues>("@petstore/custom-domains/Limits", {
   defaultValue: () => defaultLimits
 })
+
+/** The refusal past the limit `name`, whose value in force is `value`. */
+export const limitReached = (name: keyof LimitValues, value: number): LimitReached =>
+  new LimitReached({ limit: limitNames[name], value })

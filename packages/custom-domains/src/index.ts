@@ -119,6 +119,7 @@ export {
   getDomainConfig,
   type HostnameOwnership,
   listDomains,
+  listProjects,
   observeDomain,
   ownershipFactsOf,
   ownershipOf,
@@ -191,7 +192,7 @@ export {
   renewCertificate,
   requestCertificate
 } from "./IssuanceSchedule.js"
-export { defaultLimits, Limits, type LimitValues, limitNames } from "./Limits.js"
+export { defaultLimits, Limits, type LimitValues, limitNames, limitReached } from "./Limits.js"
 export {
   type HostnameRelease,
   needsRecord,
@@ -227,7 +228,7 @@ export {
   recordDeploy
 } from "./Project.js"
 export { listProjectEvents, purgeExpiredEvents } from "./ProjectEvents.js"
-export { ProjectRepository } from "./ProjectRepository.js"
+export { type ProjectPage, type ProjectQuery, ProjectRepository } from "./ProjectRepository.js"
 export {
   announcingCertificates,
   announcingCustomDomains,

@@ -21,6 +21,7 @@ import edgeChanges from "./migrations/0008_edge_changes.js"
 import ownership from "./migrations/0009_ownership.js"
 import domainEvents from "./migrations/0010_domain_events.js"
 import webhooks from "./migrations/0011_webhooks.js"
+import projectsByAccount from "./migrations/0012_projects_by_account.js"
 
 /** Keys are `<id>_<name>`; ids must only grow. */
 export const migrations = {
@@ -34,7 +35,8 @@ export const migrations = {
   "0008_edge_changes": edgeChanges,
   "0009_ownership": ownership,
   "0010_domain_events": domainEvents,
-  "0011_webhooks": webhooks
+  "0011_webhooks": webhooks,
+  "0012_projects_by_account": projectsByAccount
 }
 
 /** Where applied migrations are recorded. */

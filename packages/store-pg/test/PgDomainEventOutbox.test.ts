@@ -12,6 +12,7 @@ import {
   CustomDomainRepository,
   CustomDomainResource,
   DomainEventRepository,
+  defaultLimits,
   ProjectRepository,
   restartVerificationWindow,
   WebhookDeliveryRepository,
@@ -50,7 +51,9 @@ for (const [name, client] of bothServers) {
         const domains = yield* CustomDomainRepository
         const events = yield* DomainEventRepository
         const project = yield* freshProject()
-        yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
+        yield* Effect.flatMap(ProjectRepository, (projects) =>
+          projects.insert(project, defaultLimits.projectsPerAccount)
+        )
         const domain = yield* newDomainOf(project, yield* freshHostname(), t0)
         yield* domains.insert(domain)
         const holder = "outbox-worker"
@@ -118,7 +121,9 @@ for (const [name, client] of bothServers) {
         const domains = yield* CustomDomainRepository
         const events = yield* DomainEventRepository
         const project = yield* freshProject()
-        yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
+        yield* Effect.flatMap(ProjectRepository, (projects) =>
+          projects.insert(project, defaultLimits.projectsPerAccount)
+        )
         const first = yield* newDomainOf(project, yield* freshHostname(), t0)
         const second = yield* newDomainOf(project, yield* freshHostname(), t0)
         const listed = () =>
@@ -147,7 +152,9 @@ for (const [name, client] of bothServers) {
         const domains = yield* CustomDomainRepository
         const webhooks = yield* WebhookRepository
         const project = yield* freshProject()
-        yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
+        yield* Effect.flatMap(ProjectRepository, (projects) =>
+          projects.insert(project, defaultLimits.projectsPerAccount)
+        )
         const domain = yield* newDomainOf(project, yield* freshHostname(), t0)
         const newWebhook = { projectId: project.id, url: "https://hooks.example.test/race", events: null }
         const removed = yield* webhooks.insert(newWebhook, t0)
