@@ -96,7 +96,8 @@ const listProjects = HttpApiEndpoint.get("listProjects", "/projects", {
         limit: limitDescription("projects"),
         after: {
           value: ProjectId,
-          description: 'Keyset cursor: only projects whose id sorts after this one. Taken from the `Link rel="next"` header.'
+          description:
+            'Keyset cursor: only projects whose id sorts after this one. Taken from the `Link rel="next"` header.'
         }
       }),
       withResponseHeaders(nextPageHeaders("projects", '</v1/projects?limit=20&after=docs>; rel="next"'))

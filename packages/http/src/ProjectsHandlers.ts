@@ -2,14 +2,15 @@
  * The custom-domain handlers: each calls one use case as the key's account and maps its failures.
  */
 import { CurrentCaller, DomainList, PetstoreApi, ProjectView } from "@petstore/api"
+import { defaultListLimit } from "@petstore/catalogue"
 import {
   addDomain,
   changePlan,
   createProject,
   defaultHostnameOf,
+  findOwnedProject,
   getDomain,
   getDomainConfig,
-  findOwnedProject,
   listDomains,
   listProjects,
   PlatformSettings,
@@ -20,7 +21,6 @@ import {
   reverifyDomain,
   verifyNow
 } from "@petstore/custom-domains"
-import { defaultListLimit } from "@petstore/catalogue"
 import { Effect, Option } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import {
@@ -64,7 +64,10 @@ export const ProjectsHandlers = HttpApiBuilder.group(PetstoreApi, "projects", (h
       Effect.gen(function* () {
         const caller = yield* CurrentCaller
         const limit = query.limit ?? defaultListLimit
-        const page = yield* listProjects(caller.account, { after: Option.fromUndefinedOr(query.after), limit })
+        const page = yield* listProjects(caller.account, {
+          after: Option.fromUndefinedOr(query.after),
+          limit
+        })
         if (Option.isSome(page.nextAfter)) {
           const link = nextPageLink("/v1/projects", [
             ["limit", limit],
