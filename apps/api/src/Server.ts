@@ -6,6 +6,7 @@
 import {
   AdapterConfig,
   CertificateDelayConfig,
+  LimitsConfig,
   PlatformConfig,
   VerifyCooldownConfig,
   WebhookConfig
@@ -13,6 +14,7 @@ import {
 import {
   CertificateDelay,
   type CustomDomainRepository,
+  Limits,
   PlatformSettings,
   VerifyCooldown
 } from "@petstore/custom-domains"
@@ -101,6 +103,7 @@ export const ServerLive = Layer.unwrap(
     const certificateDelay = yield* CertificateDelayConfig
     const verifyCooldown = yield* VerifyCooldownConfig
     const webhooks = yield* WebhookConfig
+    const limits = yield* LimitsConfig
     const rateLimits = yield* RateLimitConfig
     // The edge is a second front door: when its ports are taken, the API keeps serving (logged loudly).
     const edgeLive = Layer.effectDiscard(
@@ -142,6 +145,7 @@ export const ServerLive = Layer.unwrap(
           PlatformSettings.layer(platform),
           Layer.succeed(CertificateDelay, certificateDelay),
           Layer.succeed(VerifyCooldown, verifyCooldown),
+          Layer.succeed(Limits, limits),
           // The URLs the API accepts are those its deliveries (here or in a worker) may reach.
           Layer.succeed(WebhookUrlPolicy, { allowPrivate: webhooks.allowPrivate }),
           RateLimits.layer(rateLimits),

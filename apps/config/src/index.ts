@@ -5,6 +5,7 @@
  */
 export * from "./AdapterConfig.js"
 export * from "./CertificateConfig.js"
+export * from "./LimitsConfig.js"
 export * from "./PlatformConfig.js"
 export * from "./VerifyConfig.js"
 export * from "./WebhookConfig.js"

@@ -15,15 +15,18 @@ import {
   CustomDomainRepository,
   changePlan,
   checkDueCustomDomains,
+  claimLimitRefusal,
   createProject,
   type DnsAnswer,
   DnsName,
   DnsResolver,
   type DomainConfig,
+  domainLimitRefusal,
   getDomain,
   type HostnameRelease,
   HostnameTaken,
   isRivalOf,
+  limitReached,
   OrderRef,
   OwnershipRepository,
   OwnershipToken,
@@ -53,13 +56,32 @@ const tokens = new Map<string, OwnershipToken>()
 const releases = new Map<string, HostnameRelease & { readonly hostname: string }>()
 const certificates = new Map<string, StoredCertificate>()
 
+const ownedBy = (account: string) => [...projects.values()].filter((project) => project.account === account)
+
 const MemoryProjects = Layer.succeed(
   ProjectRepository,
   ProjectRepository.of({
-    insert: (project) =>
-      projects.has(project.id)
-        ? Effect.fail(new ProjectIdTaken({ id: project.id }))
-        : Effect.sync(() => void projects.set(project.id, project)),
+    insert: (project, maxPerAccount) => {
+      if (projects.has(project.id)) return Effect.fail(new ProjectIdTaken({ id: project.id }))
+      // Counted and added in one synchronous step: no other insert runs in between.
+      if (ownedBy(project.account).length >= maxPerAccount) {
+        return Effect.fail(limitReached("projectsPerAccount", maxPerAccount))
+      }
+      return Effect.sync(() => void projects.set(project.id, project))
+    },
+    listOwned: ({ account, after, limit }) =>
+      Effect.sync(() => {
+        const following = ownedBy(account)
+          .filter((project) => Option.isNone(after) || project.id > after.value)
+          .sort((a, b) => (a.id < b.id ? -1 : 1))
+        const page = following.slice(0, limit)
+        const last = page.at(-1)
+        return {
+          projects: page,
+          nextAfter:
+            following.length > page.length && last !== undefined ? Option.some(last.id) : Option.none()
+        }
+      }),
     findById: (id) => Effect.sync(() => Option.fromNullishOr(projects.get(id))),
     findOwned: (account, id) =>
       Effect.sync(() =>
@@ -86,10 +108,18 @@ const replace = (domain: CustomDomain): boolean => {
 const MemoryDomains = Layer.succeed(
   CustomDomainRepository,
   CustomDomainRepository.of({
-    insert: (domain) =>
-      all().some((other) => other.hostname === domain.hostname && other.account === domain.account)
-        ? Effect.fail(new HostnameTaken({ hostname: domain.hostname }))
-        : Effect.sync(() => void domains.set(keyOf(domain), domain)),
+    insert: (domain, limits) => {
+      if (all().some((other) => other.hostname === domain.hostname && other.account === domain.account)) {
+        return Effect.fail(new HostnameTaken({ hostname: domain.hostname }))
+      }
+      const refusal = domainLimitRefusal(
+        all().filter((other) => other.projectId === domain.projectId).length,
+        limits
+      )
+      return refusal === undefined
+        ? Effect.sync(() => void domains.set(keyOf(domain), domain))
+        : Effect.fail(refusal)
+    },
     findInProject: (projectId, hostname) =>
       Effect.sync(() => Option.fromNullishOr(domains.get(keyOf({ projectId, hostname })))),
     findVerified: (hostname) =>
@@ -144,7 +174,15 @@ const claimsWhere = (keep: (claim: Claim) => boolean) => [...claims.values()].fi
 const MemoryClaims = Layer.succeed(
   ClaimRepository,
   ClaimRepository.of({
-    insert: (claim) => Effect.sync(() => storeClaim(claim, false)),
+    insert: (claim, limits) => {
+      if (claims.has(claimKey(claim))) return Effect.succeed(false)
+      const owned = claimsWhere((other) => other.account === claim.account)
+      const refusal = claimLimitRefusal(
+        { total: owned.length, pending: owned.filter((other) => other.status === "pending").length },
+        limits
+      )
+      return refusal === undefined ? Effect.sync(() => storeClaim(claim, false)) : Effect.fail(refusal)
+    },
     findOwned: (account, apex) =>
       Effect.sync(() => Option.fromNullishOr(claims.get(claimKey({ account, apex })))),
     listByAccount: (account) => Effect.sync(() => claimsWhere((claim) => claim.account === account)),

@@ -7,13 +7,23 @@ import type { Effect, Option } from "effect"
 import { Context } from "effect"
 import type { Claim } from "./Claim.js"
 import type { CustomDomainLease } from "./CustomDomainRepository.js"
+import type { LimitReached } from "./Errors.js"
 import type { Hostname } from "./Hostname.js"
+import type { LimitValues } from "./Limits.js"
 
 export class ClaimRepository extends Context.Service<
   ClaimRepository,
   {
-    /** False when the account has a claim of this apex already (nothing is changed then). */
-    readonly insert: (claim: Claim) => Effect.Effect<boolean, StorageError>
+    /**
+     * False when the account has a claim of this apex already (nothing is changed then); fails with
+     * `LimitReached` when the account has `limits.claimsPerAccount` claims, or
+     * `limits.pendingClaimsPerAccount` pending ones (a new claim is pending), counted and inserted in
+     * one step: concurrent inserts at a limit never overshoot it.
+     */
+    readonly insert: (
+      claim: Claim,
+      limits: Pick<LimitValues, "claimsPerAccount" | "pendingClaimsPerAccount">
+    ) => Effect.Effect<boolean, LimitReached | StorageError>
     readonly findOwned: (
       account: AccountName,
       apex: Hostname

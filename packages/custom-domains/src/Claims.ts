@@ -14,6 +14,7 @@ import { type Decision, decideAndStore, noWrites, writtenClaim } from "./Decided
 import { DnsResolver } from "./DnsResolver.js"
 import { ClaimNotFound, InvalidDomainRequest } from "./Errors.js"
 import { hostnameKind } from "./Hostname.js"
+import { Limits } from "./Limits.js"
 import { ownershipLostProblem, ownershipProof } from "./Ownership.js"
 import { OwnershipRepository } from "./OwnershipRepository.js"
 import { customHostname } from "./PlatformSettings.js"
@@ -43,7 +44,7 @@ export const createClaim = (account: AccountName, apexText: string) =>
     const claims = yield* ClaimRepository
     const token = yield* Effect.flatMap(OwnershipRepository, (ownership) => ownership.tokenFor(account, apex))
     const claim = newClaim(account, apex, token, yield* now)
-    if (yield* claims.insert(claim)) return { claim, created: true } satisfies CreatedClaim
+    if (yield* claims.insert(claim, yield* Limits)) return { claim, created: true } satisfies CreatedClaim
     const existing = yield* claims.findOwned(account, apex)
     return { claim: Option.getOrElse(existing, () => claim), created: false } satisfies CreatedClaim
   })

@@ -15,8 +15,9 @@ import type { Effect, Option } from "effect"
 import { Context } from "effect"
 import type { Claim } from "./Claim.js"
 import type { CustomDomain, CustomDomainKey } from "./CustomDomain.js"
-import type { HostnameTaken } from "./Errors.js"
+import type { HostnameTaken, LimitReached } from "./Errors.js"
 import type { Hostname } from "./Hostname.js"
+import type { LimitValues } from "./Limits.js"
 import type { ProjectId } from "./Project.js"
 
 export interface CustomDomainLease {
@@ -56,8 +57,15 @@ export interface DecidedWrites {
 export class CustomDomainRepository extends Context.Service<
   CustomDomainRepository,
   {
-    /** Fails with `HostnameTaken` when another project of the same account has this hostname. */
-    readonly insert: (domain: CustomDomain) => Effect.Effect<void, HostnameTaken | StorageError>
+    /**
+     * Fails with `HostnameTaken` when another project of the same account has this hostname, and with
+     * `LimitReached` when its project has `limits.domainsPerProject` domains already (counted and
+     * inserted in one step: concurrent inserts at the limit never overshoot it).
+     */
+    readonly insert: (
+      domain: CustomDomain,
+      limits: Pick<LimitValues, "domainsPerProject">
+    ) => Effect.Effect<void, HostnameTaken | LimitReached | StorageError>
     readonly findInProject: (
       projectId: ProjectId,
       hostname: Hostname

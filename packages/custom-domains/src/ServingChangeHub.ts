@@ -85,7 +85,7 @@ export const announcingProjects: Layer.Layer<ProjectRepository, never, ProjectRe
       const project = (projectId: string) => announce({ _tag: "Project", projectId })
       return ProjectRepository.of({
         ...projects,
-        insert: (created) => project(created.id)(projects.insert(created)),
+        insert: (created, maxPerAccount) => project(created.id)(projects.insert(created, maxPerAccount)),
         update: (changed) => project(changed.id)(projects.update(changed)),
         saveConfig: (id, config) => project(id)(projects.saveConfig(id, config))
       })
@@ -106,7 +106,7 @@ export const announcingCustomDomains: Layer.Layer<
     const hostname = (name: string) => announce({ _tag: "Hostname", hostname: name })
     return CustomDomainRepository.of({
       ...domains,
-      insert: (domain) => hostname(domain.hostname)(domains.insert(domain)),
+      insert: (domain, limits) => hostname(domain.hostname)(domains.insert(domain, limits)),
       update: (domain) => hostname(domain.hostname)(domains.update(domain)),
       remove: (projectId, name) => hostname(name)(domains.remove(projectId, name)),
       // Claims and leases change no status: only what a check stores does.

@@ -65,6 +65,7 @@ export {
   listClaims,
   verifyClaim
 } from "./Claims.js"
+export { claimLimitRefusal, domainLimitRefusal } from "./CountLimits.js"
 export {
   Certificate,
   CertificateStatus,
@@ -122,6 +123,7 @@ export {
   getDomainConfig,
   type HostnameOwnership,
   listDomains,
+  listProjects,
   observeDomain,
   ownershipFactsOf,
   ownershipOf,
@@ -172,6 +174,7 @@ export {
   DomainNotFound,
   HostnameTaken,
   InvalidDomainRequest,
+  LimitReached,
   NotReverifiable,
   PlanRequired,
   ProjectIdTaken,
@@ -200,6 +203,7 @@ export {
   renewCertificate,
   requestCertificate
 } from "./IssuanceSchedule.js"
+export { defaultLimits, Limits, type LimitValues, limitNames, limitReached } from "./Limits.js"
 export {
   type HostnameRelease,
   needsRecord,
@@ -235,7 +239,7 @@ export {
   recordDeploy
 } from "./Project.js"
 export { listProjectEvents, purgeExpiredEvents } from "./ProjectEvents.js"
-export { ProjectRepository } from "./ProjectRepository.js"
+export { type ProjectPage, type ProjectQuery, ProjectRepository } from "./ProjectRepository.js"
 export {
   announcingCertificates,
   announcingCustomDomains,

@@ -14,7 +14,7 @@ import {
 } from "@petstore/custom-domains"
 import { Effect } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { claimNotFound, invalidDomainRequest } from "./DomainErrors.js"
+import { claimNotFound, invalidDomainRequest, limitReached } from "./DomainErrors.js"
 import { storageUnavailable } from "./StorageUnavailable.js"
 
 /**
@@ -40,7 +40,11 @@ export const ClaimsHandlers = HttpApiBuilder.group(PetstoreApi, "claims", (handl
     .handle("createClaim", ({ payload }) =>
       Effect.flatMap(callerAccount, (account) => createClaim(account, payload.apex)).pipe(
         Effect.map(({ claim, created }) => (created ? new NewClaimView(publicFields(claim)) : view(claim))),
-        Effect.catchTags({ InvalidDomainRequest: invalidDomainRequest, StorageError: storageUnavailable })
+        Effect.catchTags({
+          InvalidDomainRequest: invalidDomainRequest,
+          LimitReached: limitReached,
+          StorageError: storageUnavailable
+        })
       )
     )
     .handle("listClaims", () =>

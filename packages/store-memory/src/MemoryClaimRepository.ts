@@ -3,10 +3,16 @@
  * recheck lease, kept in the table the domains are (`MemoryDomainTable`), so that a claim's proof and
  * the domains it takes are stored in one update (`CustomDomainRepository.storeDecided`). Every
  * operation reads and writes in one atomic `Ref` update, so concurrent inserts never store two claims
- * of one apex for an account, concurrent claims never lease one twice, and a write is applied only
+ * of one apex for an account nor overshoot its limits, concurrent claims never lease one twice, and a write is applied only
  * while the claim is at the version it was decided from.
  */
-import { type Claim, ClaimRepository, writtenClaim } from "@petstore/custom-domains"
+import {
+  type Claim,
+  ClaimRepository,
+  claimLimitRefusal,
+  type LimitReached,
+  writtenClaim
+} from "@petstore/custom-domains"
 import { Effect, HashMap, Layer, Option, Order, Ref } from "effect"
 import {
   claimKeyOf,
@@ -62,20 +68,33 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, MemoryDomain
       })
 
     return ClaimRepository.of({
-      insert: (claim) =>
-        Ref.modify(table, (current): [boolean, DomainTable] => {
-          const key = claimKeyOf(claim)
-          if (HashMap.has(current.claims, key)) return [false, current]
-          const stored: StoredClaim = { claim, position: current.nextClaimPosition, lease: Option.none() }
-          return [
-            true,
-            {
-              ...current,
-              nextClaimPosition: current.nextClaimPosition + 1,
-              claims: HashMap.set(current.claims, key, stored)
-            }
-          ]
-        }),
+      insert: (claim, limits) =>
+        Effect.flatten(
+          Ref.modify(table, (current): [Effect.Effect<boolean, LimitReached>, DomainTable] => {
+            const key = claimKeyOf(claim)
+            if (HashMap.has(current.claims, key)) return [Effect.succeed(false), current]
+            const owned = [...HashMap.values(current.claims)].filter(
+              (stored) => stored.claim.account === claim.account
+            )
+            const refusal = claimLimitRefusal(
+              {
+                total: owned.length,
+                pending: owned.filter((stored) => stored.claim.status === "pending").length
+              },
+              limits
+            )
+            if (refusal !== undefined) return [Effect.fail(refusal), current]
+            const stored: StoredClaim = { claim, position: current.nextClaimPosition, lease: Option.none() }
+            return [
+              Effect.succeed(true),
+              {
+                ...current,
+                nextClaimPosition: current.nextClaimPosition + 1,
+                claims: HashMap.set(current.claims, key, stored)
+              }
+            ]
+          })
+        ),
       findOwned: (account, apex) =>
         Effect.map(Ref.get(table), ({ claims }) =>
           Option.map(HashMap.get(claims, claimKeyOf({ account, apex })), (stored) => stored.claim)

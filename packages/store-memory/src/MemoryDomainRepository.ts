@@ -1,7 +1,8 @@
 /**
  * CustomDomainRepository in memory: domains keyed by project and hostname, each with its insertion
  * position and its check lease. A hostname is in at most one project per account, but several
- * accounts may hold it, at most one of them verified. Every operation, a claim included, reads and
+ * accounts may hold it, at most one of them verified, and a project at most its limit of domains
+ * (counted in the insert's own update). Every operation, a claim included, reads and
  * writes in one atomic `Ref` update, so concurrent inserts never give one account a hostname twice,
  * concurrent claims never lease one domain twice, and a write is applied only while each domain (and
  * claim) it writes is at the version it was decided from and no second domain of a hostname would be
@@ -15,9 +16,11 @@ import {
   type DecidedWrites,
   DnsName,
   type DomainEventRepository,
+  domainLimitRefusal,
   type Hostname,
   HostnameTaken,
   isRivalOf,
+  type LimitReached,
   type ProjectId,
   workDueAt,
   writtenClaim,
@@ -167,23 +170,32 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, Memor
     }
 
     return CustomDomainRepository.of({
-      insert: (domain) =>
+      insert: (domain, limits) =>
         Effect.flatMap(currentTime, (occurredAt) =>
           Effect.flatten(
-            Ref.modify(table, (current): [Effect.Effect<void, HostnameTaken>, DomainTable] => {
+            Ref.modify(table, (current): [Effect.Effect<void, HostnameTaken | LimitReached>, DomainTable] => {
               const key = keyOf(domain)
+              const stored = [...HashMap.values(current.domains)]
               const taken =
                 HashMap.has(current.domains, key) ||
-                [...HashMap.values(current.domains)].some(
-                  (stored) =>
-                    stored.domain.hostname === domain.hostname && stored.domain.account === domain.account
+                stored.some(
+                  (other) =>
+                    other.domain.hostname === domain.hostname && other.domain.account === domain.account
                 )
               if (taken) return [Effect.fail(new HostnameTaken({ hostname: domain.hostname })), current]
-              const stored: StoredDomain = { domain, position: current.nextPosition, lease: Option.none() }
+              const refusal = domainLimitRefusal(
+                stored.filter((other) => other.domain.projectId === domain.projectId).length,
+                limits
+              )
+              if (refusal !== undefined) return [Effect.fail(refusal), current]
               const added = {
                 ...current,
                 nextPosition: current.nextPosition + 1,
-                domains: HashMap.set(current.domains, key, stored)
+                domains: HashMap.set(current.domains, key, {
+                  domain,
+                  position: current.nextPosition,
+                  lease: Option.none()
+                })
               }
               return [Effect.void, withEventsOf(added, undefined, domain, occurredAt)]
             })

@@ -3,12 +3,21 @@
  * a second insert does nothing whatever the concurrency). The TXT record is jsonb in the claim
  * schema's encoded form; every row is decoded into a `Claim` again.
  *
+ * A new claim is counted against its account's limits and added in one transaction under an advisory
+ * lock of the account's, so concurrent claims at a limit never overshoot it.
+ *
  * Rechecks are leased as domain checks are: one statement selects the due, unleased rows oldest
  * first `for update skip locked` and leases them, so concurrent workers never lease one claim twice;
  * storing results and giving a lease back are conditional on the lease holder. Any other write is
  * conditional on the version it was decided from, and bumps it (so does a leased result).
  */
-import { ClaimRepository, Hostname } from "@petstore/custom-domains"
+import {
+  type Claim,
+  ClaimRepository,
+  claimLimitRefusal,
+  Hostname,
+  type LimitValues
+} from "@petstore/custom-domains"
 import { AccountName } from "@petstore/kernel"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
@@ -28,7 +37,7 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
     const storeRows = (rows: ReadonlyArray<ClaimRow>, condition: Statement.Fragment) =>
       storeClaimRows(sql, rows, condition)
 
-    const insert = SqlSchema.findAll({
+    const insertRow = SqlSchema.findAll({
       Request: ClaimFromRow,
       Result: ClaimKey,
       execute: (row) => sql`
@@ -39,6 +48,40 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
         on conflict (account, apex) do nothing
         returning account, apex`
     })
+
+    /** Whether the account claims the apex already, and how many claims it has, how many pending. */
+    const countOwned = SqlSchema.findOne({
+      Request: ClaimKey,
+      Result: Schema.Struct({ exists: Schema.Boolean, total: Schema.Int, pending: Schema.Int }),
+      execute: ({ account, apex }) => sql`
+        select bool_or(apex = ${apex}) is true as exists, count(*)::int as total,
+          (count(*) filter (where status = 'pending'))::int as pending
+        from claims where account = ${account}`
+    })
+
+    // The first key of the advisory locks that serialise an account's new claims ("clms").
+    const accountLockSpace = 0x636c6d73
+
+    /**
+     * Counts the account's claims and adds this one in one transaction under an advisory lock of the
+     * account's, taken first: two claims at a limit are counted one after the other, never both from
+     * the same count. A claim of an apex the account has already is not added, whatever the counts.
+     */
+    const insert = (
+      claim: Claim,
+      limits: Pick<LimitValues, "claimsPerAccount" | "pendingClaimsPerAccount">
+    ) =>
+      sql.withTransaction(
+        Effect.gen(function* () {
+          yield* sql`select pg_advisory_xact_lock(${accountLockSpace}, hashtext(${claim.account}))`
+          const owned = yield* countOwned(claim)
+          if (owned.exists) return false
+          // Refused, nothing is written: the refusal travels as the answer, apart from storage failures.
+          const refusal = claimLimitRefusal(owned, limits)
+          if (refusal !== undefined) return refusal
+          return (yield* insertRow(claim)).length > 0
+        })
+      )
 
     const findOwned = SqlSchema.findOneOption({
       Request: ClaimKey,
@@ -109,10 +152,12 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
     })
 
     return ClaimRepository.of({
-      insert: (claim) =>
-        insert(claim).pipe(
-          Effect.map((rows) => rows.length > 0),
-          storageOperation("ClaimRepository.insert")
+      insert: (claim, limits) =>
+        insert(claim, limits).pipe(
+          storageOperation("ClaimRepository.insert"),
+          Effect.flatMap((outcome) =>
+            typeof outcome === "boolean" ? Effect.succeed(outcome) : Effect.fail(outcome)
+          )
         ),
       findOwned: (account, apex) =>
         findOwned({ account, apex }).pipe(storageOperation("ClaimRepository.findOwned")),

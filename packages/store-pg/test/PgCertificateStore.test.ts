@@ -11,6 +11,7 @@ import {
   applyVerdict,
   CertificateStore,
   CustomDomainRepository,
+  defaultLimits,
   ProjectRepository
 } from "@petstore/custom-domains"
 import { ContractFixtures } from "@petstore/testing"
@@ -136,7 +137,7 @@ for (const [name, client] of bothServers) {
           expect(Option.isSome(yield* domains.remove(domain.projectId, domain.hostname))).toBe(true)
           expect(yield* certificates.find(domain.hostname)).toEqual(Option.none())
           // Added again, the hostname starts without a certificate.
-          yield* domains.insert(domain)
+          yield* domains.insert(domain, defaultLimits)
           expect(yield* certificates.find(domain.hostname)).toEqual(Option.none())
 
           // A removed project takes its domains, and so their certificates.
@@ -158,22 +159,26 @@ for (const [name, client] of bothServers) {
               yield* ContractFixtures.freshProject(),
               yield* ContractFixtures.freshProject()
             ]
-            yield* Effect.forEach([owner, contender], projects.insert)
+            yield* Effect.forEach([owner, contender], (project) =>
+              projects.insert(project, defaultLimits.projectsPerAccount)
+            )
             const verified = applyVerdict(
               yield* ContractFixtures.newDomainOf(owner, hostname),
               { _tag: "Verified", problems: [] },
               ContractFixtures.t0
             )
-            yield* domains.insert(verified)
+            yield* domains.insert(verified, defaultLimits)
             yield* domains.insert(
-              yield* ContractFixtures.newDomainOf(contender, hostname, ContractFixtures.t0, true)
+              yield* ContractFixtures.newDomainOf(contender, hostname, ContractFixtures.t0, true),
+              defaultLimits
             )
             yield* certificates.save(hostname, yield* ContractFixtures.freshCertificate())
 
             expect(Option.isSome(yield* domains.remove(contender.id, hostname))).toBe(true)
             expect(Option.isSome(yield* certificates.find(hostname))).toBe(true)
             yield* domains.insert(
-              yield* ContractFixtures.newDomainOf(contender, hostname, ContractFixtures.t0, true)
+              yield* ContractFixtures.newDomainOf(contender, hostname, ContractFixtures.t0, true),
+              defaultLimits
             )
             expect(Option.isSome(yield* domains.remove(owner.id, hostname))).toBe(true)
             expect(yield* certificates.find(hostname)).toEqual(Option.none())

@@ -12,6 +12,7 @@ import {
   CustomDomainRepository,
   CustomDomainResource,
   DomainEventRepository,
+  defaultLimits,
   ProjectRepository,
   restartVerificationWindow,
   WebhookDeliveryRepository,
@@ -50,9 +51,11 @@ for (const [name, client] of bothServers) {
         const domains = yield* CustomDomainRepository
         const events = yield* DomainEventRepository
         const project = yield* freshProject()
-        yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
+        yield* Effect.flatMap(ProjectRepository, (projects) =>
+          projects.insert(project, defaultLimits.projectsPerAccount)
+        )
         const domain = yield* newDomainOf(project, yield* freshHostname(), t0)
-        yield* domains.insert(domain)
+        yield* domains.insert(domain, defaultLimits)
         const holder = "outbox-worker"
         const leased = yield* domains.claimDue(later(t0, minute), 10, {
           holder,
@@ -72,7 +75,7 @@ for (const [name, client] of bothServers) {
         const verified = applyVerdict(domain, { _tag: "Verified", problems: [] }, later(t0, minute))
         const other = yield* newDomainOf(project, yield* freshHostname(), t0)
         const failures = [
-          ["CustomDomainRepository.insert", yield* Effect.flip(domains.insert(other))],
+          ["CustomDomainRepository.insert", yield* Effect.flip(domains.insert(other, defaultLimits))],
           ["CustomDomainRepository.update", yield* Effect.flip(domains.update(verified))],
           [
             "CustomDomainRepository.completeChecks",
@@ -118,7 +121,9 @@ for (const [name, client] of bothServers) {
         const domains = yield* CustomDomainRepository
         const events = yield* DomainEventRepository
         const project = yield* freshProject()
-        yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
+        yield* Effect.flatMap(ProjectRepository, (projects) =>
+          projects.insert(project, defaultLimits.projectsPerAccount)
+        )
         const first = yield* newDomainOf(project, yield* freshHostname(), t0)
         const second = yield* newDomainOf(project, yield* freshHostname(), t0)
         const listed = () =>
@@ -128,10 +133,12 @@ for (const [name, client] of bothServers) {
           )
         // The first addition's transaction stays open after its event has taken its id.
         const slow = yield* Effect.forkChild(
-          sql.withTransaction(Effect.andThen(domains.insert(first), Effect.sleep("600 millis")))
+          sql.withTransaction(
+            Effect.andThen(domains.insert(first, defaultLimits), Effect.sleep("600 millis"))
+          )
         )
         yield* Effect.sleep("150 millis")
-        const quick = yield* Effect.forkChild(domains.insert(second))
+        const quick = yield* Effect.forkChild(domains.insert(second, defaultLimits))
         yield* Effect.sleep("250 millis")
         // A reader now must not see the second event without the first: it would page past it.
         expect(yield* listed()).not.toEqual([second.hostname])
@@ -147,7 +154,9 @@ for (const [name, client] of bothServers) {
         const domains = yield* CustomDomainRepository
         const webhooks = yield* WebhookRepository
         const project = yield* freshProject()
-        yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
+        yield* Effect.flatMap(ProjectRepository, (projects) =>
+          projects.insert(project, defaultLimits.projectsPerAccount)
+        )
         const domain = yield* newDomainOf(project, yield* freshHostname(), t0)
         const newWebhook = { projectId: project.id, url: "https://hooks.example.test/race", events: null }
         const removed = yield* webhooks.insert(newWebhook, t0)
@@ -160,7 +169,7 @@ for (const [name, client] of bothServers) {
           )
         )
         yield* Effect.sleep("150 millis")
-        const addition = yield* Effect.forkChild(domains.insert(domain))
+        const addition = yield* Effect.forkChild(domains.insert(domain, defaultLimits))
         expect(yield* Fiber.join(removal)).toBe(true)
         yield* Fiber.join(addition)
 

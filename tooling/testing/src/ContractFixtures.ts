@@ -21,8 +21,11 @@ import {
   ClaimRepository,
   type CustomDomain,
   CustomDomainRepository,
+  defaultLimits,
   Hostname,
   type HostnameTaken,
+  type LimitReached,
+  type LimitValues,
   makeCustomDomain,
   newClaim,
   newCustomDomain,
@@ -179,14 +182,16 @@ export const storedDomain = (
   kind: "subdomain" | "apex" = "subdomain"
 ): Effect.Effect<
   CustomDomain,
-  ProjectIdTaken | HostnameTaken | StorageError,
+  ProjectIdTaken | LimitReached | HostnameTaken | StorageError,
   ProjectRepository | CustomDomainRepository
 > =>
   Effect.gen(function* () {
     const project = yield* freshProject()
-    yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
+    yield* Effect.flatMap(ProjectRepository, (projects) =>
+      projects.insert(project, defaultLimits.projectsPerAccount)
+    )
     const domain = yield* newDomainOf(project, yield* freshHostname(kind))
-    yield* Effect.flatMap(CustomDomainRepository, (domains) => domains.insert(domain))
+    yield* Effect.flatMap(CustomDomainRepository, (domains) => domains.insert(domain, roomyLimits))
     return domain
   })
 
@@ -242,3 +247,14 @@ export const claimDecidedFromStored = (claim: Claim): Effect.Effect<Claim, Stora
         : Effect.succeed(new Claim({ ...claim, version: stored.value.version }))
     )
   )
+
+/**
+ * Limits no contract case reaches unless it means to: the cases that are not about limits insert many
+ * domains into one project, or claims for one account.
+ */
+export const roomyLimits: LimitValues = {
+  ...defaultLimits,
+  domainsPerProject: 1_000_000,
+  claimsPerAccount: 1_000_000,
+  pendingClaimsPerAccount: 1_000_000
+}

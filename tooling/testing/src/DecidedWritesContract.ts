@@ -13,6 +13,7 @@ import {
   ClaimRepository,
   type CustomDomain,
   CustomDomainRepository,
+  defaultLimits,
   loseOwnership,
   ownershipLostProblem,
   ProjectRepository,
@@ -27,6 +28,7 @@ import {
   newClaimOf,
   newDomainOf,
   randomToken,
+  roomyLimits,
   t0
 } from "./ContractFixtures.js"
 import type { DomainStore } from "./DomainRepositoryContract.js"
@@ -39,9 +41,11 @@ const found = { _tag: "Found" } as const
 const storedDomainOf = (hostname: CustomDomain["hostname"], account?: string) =>
   Effect.gen(function* () {
     const project = yield* freshProject(account === undefined ? {} : { account })
-    yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
+    yield* Effect.flatMap(ProjectRepository, (projects) =>
+      projects.insert(project, defaultLimits.projectsPerAccount)
+    )
     const domain = yield* newDomainOf(project, hostname, t0, true)
-    yield* Effect.flatMap(CustomDomainRepository, (domains) => domains.insert(domain))
+    yield* Effect.flatMap(CustomDomainRepository, (domains) => domains.insert(domain, roomyLimits))
     return domain
   })
 
@@ -87,7 +91,7 @@ export const decidedWritesTests = (it: Vitest.MethodsNonLive<DomainStore | Claim
       const hostname = yield* freshHostname()
       const [winner, loser] = [yield* storedDomainOf(hostname), yield* storedDomainOf(hostname)]
       const claim = yield* newClaimOf(winner.account, yield* freshHostname("apex"))
-      expect(yield* claims.insert(claim)).toBe(true)
+      expect(yield* claims.insert(claim, roomyLimits)).toBe(true)
       // The loser changes after the decision was taken.
       expect(yield* domains.update(restartVerificationWindow(loser, later(t0, minute)))).toBe(true)
       const won = applyVerdict(winner, verified, later(t0, 2 * minute))
@@ -217,7 +221,7 @@ export const decidedWritesTests = (it: Vitest.MethodsNonLive<DomainStore | Claim
     Effect.gen(function* () {
       const claims = yield* ClaimRepository
       const claim = yield* newClaimOf(yield* freshAccount, yield* freshHostname("apex"))
-      expect(yield* claims.insert(claim)).toBe(true)
+      expect(yield* claims.insert(claim, roomyLimits)).toBe(true)
       const decisions = Arr.range(1, 20).map((n) =>
         applyClaimCheck(claim, n % 2 === 0 ? found : { _tag: "Missing", found: [] }, later(t0, n * minute))
       )

@@ -19,14 +19,18 @@ import {
   type CustomDomainKey,
   type CustomDomainLease,
   CustomDomainRepository,
+  claimLimitRefusal,
   type DecidedWrites,
   type DnsAnswer,
   DnsName,
   DnsResolver,
   type DomainConfig,
+  domainLimitRefusal,
   type HostnameRelease,
   HostnameTaken,
   isRivalOf,
+  type LimitReached,
+  limitReached,
   OrderRef,
   type OrderState,
   OwnershipRepository,
@@ -266,12 +270,28 @@ export const fakeWorld: Layer.Layer<
       })
 
     const projectRepository: ProjectRepository["Service"] = {
-      insert: (project) =>
-        Effect.flatMap(Ref.get(projects), (map) =>
-          map.has(project.id)
-            ? Effect.fail(new ProjectIdTaken({ id: project.id }))
+      insert: (project, maxPerAccount) =>
+        Effect.flatMap(Ref.get(projects), (map): Effect.Effect<void, ProjectIdTaken | LimitReached> => {
+          if (map.has(project.id)) return Effect.fail(new ProjectIdTaken({ id: project.id }))
+          const owned = [...map.values()].filter((stored) => stored.account === project.account)
+          return owned.length >= maxPerAccount
+            ? Effect.fail(limitReached("projectsPerAccount", maxPerAccount))
             : Ref.update(projects, (m) => new Map(m).set(project.id, project))
-        ),
+        }),
+      listOwned: ({ account, after, limit }) =>
+        Effect.map(Ref.get(projects), (map) => {
+          const following = [...map.values()]
+            .filter((project) => project.account === account)
+            .filter((project) => Option.isNone(after) || project.id > after.value)
+            .sort((a, b) => (a.id < b.id ? -1 : 1))
+          const page = following.slice(0, limit)
+          const last = page.at(-1)
+          return {
+            projects: page,
+            nextAfter:
+              following.length > page.length && last !== undefined ? Option.some(last.id) : Option.none()
+          }
+        }),
       findById: (id) => Effect.map(Ref.get(projects), (map) => Option.fromNullishOr(map.get(id))),
       findOwned: (account, id) =>
         Effect.map(Ref.get(projects), (map) =>
@@ -321,12 +341,16 @@ export const fakeWorld: Layer.Layer<
       })
 
     const domainRepository: CustomDomainRepository["Service"] = {
-      insert: (domain) =>
-        Effect.flatMap(rowsOf(domain.hostname), (rows) =>
-          rows.some((row) => row.domain.account === domain.account)
-            ? Effect.fail(new HostnameTaken({ hostname: domain.hostname }))
-            : setRow({ domain, lease: null })
-        ),
+      insert: (domain, limits) =>
+        Effect.gen(function* () {
+          if ((yield* rowsOf(domain.hostname)).some((row) => row.domain.account === domain.account)) {
+            return yield* new HostnameTaken({ hostname: domain.hostname })
+          }
+          const inProject = (yield* allDomains).filter((stored) => stored.projectId === domain.projectId)
+          const refusal = domainLimitRefusal(inProject.length, limits)
+          if (refusal !== undefined) return yield* refusal
+          yield* setRow({ domain, lease: null })
+        }),
       findInProject: (projectId, hostname) =>
         Effect.map(Ref.get(domains), (map) =>
           Option.map(Option.fromNullishOr(map.get(domainKey({ projectId, hostname }))), (row) => row.domain)
@@ -407,12 +431,19 @@ export const fakeWorld: Layer.Layer<
     const byClaimCreation = (a: Claim, b: Claim) => a.createdAt.getTime() - b.createdAt.getTime()
 
     const claimRepository: ClaimRepository["Service"] = {
-      insert: (claim) =>
-        Effect.flatMap(Ref.get(claims), (map) =>
-          map.has(claimKey(claim.account, claim.apex))
-            ? Effect.succeed(false)
-            : Effect.as(setClaimRow({ claim, lease: null }), true)
-        ),
+      insert: (claim, limits) =>
+        Effect.gen(function* () {
+          const map = yield* Ref.get(claims)
+          if (map.has(claimKey(claim.account, claim.apex))) return false
+          const owned = [...map.values()].filter((row) => row.claim.account === claim.account)
+          const refusal = claimLimitRefusal(
+            { total: owned.length, pending: owned.filter((row) => row.claim.status === "pending").length },
+            limits
+          )
+          if (refusal !== undefined) return yield* refusal
+          yield* setClaimRow({ claim, lease: null })
+          return true
+        }),
       findOwned: (account, apex) =>
         Effect.map(Ref.get(claims), (map) =>
           Option.map(Option.fromNullishOr(map.get(claimKey(account, apex))), (row) => row.claim)

@@ -11,6 +11,8 @@ import {
   type DnsAnswer,
   DnsResolver,
   type DomainEventRepository,
+  Limits,
+  type LimitValues,
   type OwnershipRepository,
   PlatformSettings,
   type ProjectRepository,
@@ -125,6 +127,8 @@ export const TestServerLive = <E>(
     readonly allowPrivateWebhooks?: boolean
     /** Verify's cool-down; none by default, so that a test may click Verify twice in a row. */
     readonly verifyCooldown?: Duration.Input
+    /** The limits on what an account grows; the contract's defaults unless a test lowers one. */
+    readonly limits?: Partial<LimitValues>
   } = {}
 ) =>
   Layer.effect(
@@ -169,6 +173,7 @@ export const TestServerLive = <E>(
     Layer.provide(
       Layer.succeed(VerifyCooldown, Duration.fromInputUnsafe(options.verifyCooldown ?? Duration.zero))
     ),
+    Layer.provide(Layer.succeed(Limits, { ...Limits.defaultValue(), ...options.limits })),
     Layer.provide(options.rateLimiterStore ?? MemoryRateLimiterStore.layer)
   )
 
