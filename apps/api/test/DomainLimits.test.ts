@@ -54,10 +54,7 @@ const readyProject = async (server: ServerProcess, key: string, id: string) => {
   expect(deployed.status, deployed.text).toBe(201)
 }
 
-const expectLimitReached = (
-  responses: ReadonlyArray<{ status: number; text: string; json: () => unknown }>,
-  message: string
-) => {
+const expectLimitReached = (responses: ReadonlyArray<HttpResponse>, message: string) => {
   for (const refused of responses) {
     expect(refused.status, refused.text).toBe(409)
     expect(refused.json()).toEqual({ code: "limit_reached", message, status: 409 })
