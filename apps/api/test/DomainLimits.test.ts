@@ -5,28 +5,21 @@
  * 409 `limit_reached` naming the limit and its value. The PostgreSQL half fails (never skips) when
  * the test server is unreachable.
  */
-import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import {
+  bothStorages,
   cleanUp,
   freePort,
-  freshDatabase,
   type HttpResponse,
   randomKey,
   type ServerProcess,
   send,
-  startServer,
-  temporaryDirectory
+  startServer
 } from "./support/ApiProcess.js"
 
 const testTimeout = 120_000
 
 afterEach(cleanUp, 60_000)
-
-const storages: ReadonlyArray<readonly [string, () => Promise<Record<string, string>>]> = [
-  ["the embedded default", async () => ({ PETSTORE_DATA_DIR: join(await temporaryDirectory(), "data") })],
-  ["PostgreSQL", async () => ({ DATABASE_URL: (await freshDatabase()).url })]
-]
 
 const startWith = async (storage: Record<string, string>, key: string) => {
   const server = await startServer({
@@ -61,7 +54,7 @@ const expectLimitReached = (responses: ReadonlyArray<HttpResponse>, message: str
   }
 }
 
-for (const [name, storage] of storages) {
+for (const [name, storage] of bothStorages) {
   describe(`domain and claim limits on ${name}`, () => {
     it(
       "60 concurrent additions to one project: exactly 50 domains, the rest 409 limit_reached; 12 concurrent claims: exactly 5 pending",

@@ -4,16 +4,10 @@
  * Verify; zero lets every Verify check (tests that click Verify several times in a row).
  */
 import { verifyCooldownDefault } from "@petstore/custom-domains"
-import { Config, Duration, Schema } from "effect"
+import { Config, Duration } from "effect"
+import { durationWithin } from "./DurationRange.js"
 
-const Cooldown = Schema.DurationFromString.check(
-  Schema.makeFilter(
-    (cooldown: Duration.Duration) =>
-      Duration.isGreaterThanOrEqualTo(cooldown, Duration.zero) &&
-      Duration.isLessThanOrEqualTo(cooldown, Duration.hours(1)),
-    { message: "must be from 0 seconds to 1 hour" }
-  )
-)
+const Cooldown = durationWithin(Duration.zero, Duration.hours(1), "must be from 0 seconds to 1 hour")
 
 /** `PETSTORE_VERIFY_COOLDOWN` (a duration such as `10 seconds`, the default). */
 export const VerifyCooldownConfig: Config.Config<Duration.Duration> = Config.schema(

@@ -229,9 +229,21 @@ const MemoryOwnership = Layer.succeed(
 const MemoryCertificates = Layer.succeed(
   CertificateStore,
   CertificateStore.of({
-    save: (hostname, certificate) => Effect.sync(() => void certificates.set(hostname, certificate)),
+    // Kept only for the domain as it was when its order was settled, still verified.
+    save: (issuedFor, certificate) =>
+      Effect.sync(() => {
+        const stored = domains.get(keyOf(issuedFor))
+        if (stored?.status !== "verified" || stored.version !== issuedFor.version) return false
+        certificates.set(issuedFor.hostname, certificate)
+        return true
+      }),
     find: (hostname) => Effect.sync(() => Option.fromNullishOr(certificates.get(hostname))),
-    remove: (hostname) => Effect.sync(() => void certificates.delete(hostname))
+    remove: (hostname) =>
+      Effect.sync(() => {
+        if (!all().some((domain) => domain.hostname === hostname && domain.status === "verified")) {
+          certificates.delete(hostname)
+        }
+      })
   })
 )
 

@@ -19,6 +19,7 @@ export {
 } from "./CaaPolicy.js"
 export { advanceCertificate, diagnoseCertificate } from "./CertificateIssuance.js"
 export {
+  type CertificateHolder,
   CertificateIssuer,
   CertificateIssuerError,
   CertificateStore,

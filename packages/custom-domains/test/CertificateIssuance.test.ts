@@ -353,6 +353,28 @@ describe("certificate issuance by the worker", () => {
   )
 })
 
+describe("a certificate issued for a domain that changed meanwhile", () => {
+  it.effect("is not kept, and the worker's result not stored: another write came first", () =>
+    Effect.gen(function* () {
+      const world = yield* FakeWorld
+      yield* verified
+      // While the worker checks the domain before its order, another write changes it (the owner
+      // clicks Verify, another account takes the name): the issued certificate is not for it.
+      yield* world.duringLookup(hostname, world.rewriteDirectly(hostname))
+      const round = yield* checkDueCustomDomains(options)
+      expect(round).toMatchObject({ claimed: 1, completed: 0, abandoned: 1 })
+      expect(yield* world.storedCertificate(hostname)).toEqual(Option.none())
+      expect((yield* current).certificate.status).toBe("pending")
+
+      // With nothing in the way, the next round keeps it.
+      yield* world.duringLookup(hostname, Effect.void)
+      yield* runWorkerFor("10 seconds", "1 second")
+      expect(Option.isSome(yield* world.storedCertificate(hostname))).toBe(true)
+      expect((yield* current).certificate.status).toBe("issued")
+    }).pipe(Effect.provide(fakeWorld))
+  )
+})
+
 describe("a delay set by the application (CertificateDelay)", () => {
   const fiveMinutes = Layer.succeed(CertificateDelay, Duration.minutes(5))
 

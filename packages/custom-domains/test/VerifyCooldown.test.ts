@@ -27,6 +27,15 @@ const cooldown = Duration.seconds(10)
 const withCooldown = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   effect.pipe(Effect.provideService(VerifyCooldown, cooldown), Effect.provide(fakeWorld))
 
+/** The project with `hostname` added, nothing at the name yet; the world, to change DNS. */
+const addedWithoutRecord = Effect.gen(function* () {
+  const world = yield* FakeWorld
+  yield* deployedProject(handbook)
+  yield* addDomain(acme, handbook, hostname)
+  yield* world.setDns(hostname, { cname: nxdomain })
+  return world
+})
+
 /** The DNS questions asked while `effect` runs. */
 const lookupsDuring = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
@@ -40,10 +49,7 @@ describe("Verify of a domain within the cool-down", () => {
   it.effect("answers the last check as stored, without a DNS question, until 10 seconds have passed", () =>
     withCooldown(
       Effect.gen(function* () {
-        const world = yield* FakeWorld
-        yield* deployedProject(handbook)
-        yield* addDomain(acme, handbook, hostname)
-        yield* world.setDns(hostname, { cname: nxdomain })
+        const world = yield* addedWithoutRecord
         const first = yield* lookupsDuring(verifyNow(acme, handbook, hostname))
         expect(first.result.status).toBe("pending")
         expect(first.asked.length).toBeGreaterThan(0)
@@ -70,10 +76,7 @@ describe("Verify of a domain within the cool-down", () => {
   it.effect("runs from the worker's check too, not only from the last Verify", () =>
     withCooldown(
       Effect.gen(function* () {
-        const world = yield* FakeWorld
-        yield* deployedProject(handbook)
-        yield* addDomain(acme, handbook, hostname)
-        yield* world.setDns(hostname, { cname: nxdomain })
+        const world = yield* addedWithoutRecord
         yield* TestClock.adjust(3 * second)
         // The worker checks the new domain (due at once).
         yield* checkDueCustomDomains({ holder: "w1", batchSize: 10, concurrency: 2, lease: "1 minute" })
@@ -94,10 +97,7 @@ describe("Verify of a domain within the cool-down", () => {
 
   it.effect("a domain never checked is checked at once; with a window of zero every Verify checks", () =>
     Effect.gen(function* () {
-      const world = yield* FakeWorld
-      yield* deployedProject(handbook)
-      yield* addDomain(acme, handbook, hostname)
-      yield* world.setDns(hostname, { cname: nxdomain })
+      yield* addedWithoutRecord
       for (let click = 0; click < 3; click++) {
         const clicked = yield* lookupsDuring(verifyNow(acme, handbook, hostname))
         expect(clicked.asked).toContain(`cname ${hostname}`)

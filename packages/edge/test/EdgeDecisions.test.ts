@@ -92,9 +92,9 @@ layer(edgeOver(countedMemoryStores), { excludeTestServices: true, timeout: 60_00
         const domains = yield* CustomDomainRepository
         const stored = yield* domains.findInProject(projectId, hostname)
         if (Option.isNone(stored)) return yield* Effect.die("the domain is stored")
+        yield* issueCertificate(hostname)
         const pending = new CustomDomain({ ...stored.value, status: "pending" })
         expect(yield* domains.update(pending)).toBe(true)
-        yield* issueCertificate(hostname)
         const port = yield* ports
         const ca = yield* trustedRoot
         expect((yield* handshake(port.https, ca, hostname))._tag).toBe("Refused")

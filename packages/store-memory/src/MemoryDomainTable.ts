@@ -2,7 +2,8 @@
  * The custom domains of the in-memory store and the events of their changes (the outbox), with the
  * webhooks those events are owed to and their deliveries, and the claims, in one `Ref`: a change, its
  * events and their deliveries are one atomic update, so no reader ever sees the one without the
- * others, and a claim's proof is stored with the domains it takes in one. Shared by the domain
+ * others, a claim's proof is stored with the domains it takes in one, and a certificate is kept only
+ * while the domain it was issued for is as it was. Shared by the domain
  * repository, which writes domains and events (and claims with them); the claim repository; the event
  * repository, which reads and forgets events (their deliveries with them); and the webhook
  * repositories.
@@ -21,6 +22,7 @@ import {
   DomainEventId,
   domainEventTypes,
   type ProjectId,
+  type StoredCertificate,
   type Webhook,
   WebhookDelivery,
   type WebhookDeliveryKey,
@@ -76,6 +78,8 @@ export interface DomainTable {
   readonly nextClaimPosition: number
   /** Keyed by `claimKeyOf`. */
   readonly claims: HashMap.HashMap<string, StoredClaim>
+  /** By hostname: a certificate is kept only for a verified domain as it was issued for (see `MemoryCertificateStore`). */
+  readonly certificates: HashMap.HashMap<string, StoredCertificate>
 }
 
 export class MemoryDomainTable extends Context.Service<MemoryDomainTable, Ref.Ref<DomainTable>>()(
@@ -94,7 +98,8 @@ export const layer: Layer.Layer<MemoryDomainTable> = Layer.effect(
     deliveries: HashMap.empty(),
     nextAttemptPosition: 0,
     nextClaimPosition: 0,
-    claims: HashMap.empty()
+    claims: HashMap.empty(),
+    certificates: HashMap.empty()
   })
 )
 

@@ -11,6 +11,7 @@ import type * as PgClient from "@effect/sql-pg/PgClient"
 import * as PgConnection from "@effect/sql-pg/PgConnection"
 import { describe, expect, layer } from "@effect/vitest"
 import {
+  applyVerdict,
   CertificateStore,
   CustomDomain,
   CustomDomainRepository,
@@ -19,7 +20,8 @@ import {
   Project,
   ProjectRepository,
   type ServingChange,
-  ServingChanges
+  ServingChanges,
+  writtenDomain
 } from "@petstore/custom-domains"
 import { ContractFixtures, eventually, TestDatabase } from "@petstore/testing"
 import { Effect, Layer, Option, Queue, Redacted, type Scope } from "effect"
@@ -66,7 +68,10 @@ const ownWrites = <E, R>(check: (expected: ServingChange) => Effect.Effect<void,
     const domain = yield* ContractFixtures.newDomainOf(project, yield* ContractFixtures.freshHostname())
     yield* domains.insert(domain, defaultLimits)
     yield* check(hostnameChange(domain.hostname))
-    yield* certificates.save(domain.hostname, yield* ContractFixtures.freshCertificate())
+    const verified = applyVerdict(domain, { _tag: "Verified", problems: [] }, ContractFixtures.t0)
+    expect(yield* domains.update(verified)).toBe(true)
+    yield* check(hostnameChange(domain.hostname))
+    yield* certificates.save(writtenDomain(verified), yield* ContractFixtures.freshCertificate())
     yield* check(hostnameChange(domain.hostname))
     const lease = { holder: "serving-changes", until: ContractFixtures.later(ContractFixtures.t0, 120_000) }
     const claimed = yield* domains.claimDue(ContractFixtures.later(ContractFixtures.t0, 60_000), 1_000, lease)
@@ -210,10 +215,10 @@ describe("serving changes on the embedded database", () => {
       Effect.gen(function* () {
         const heard = yield* subscribed
         expect(heard).toEqual([true])
-        const domain = yield* ContractFixtures.storedDomain()
+        const domain = yield* ContractFixtures.verifiedStoredDomain()
         yield* Effect.flatMap(CertificateStore, (store) =>
           Effect.flatMap(ContractFixtures.freshCertificate(), (certificate) =>
-            store.save(domain.hostname, certificate)
+            store.save(domain, certificate)
           )
         )
         expect(heard).toEqual([

@@ -13,6 +13,7 @@ import {
   claimDecidedFromStored,
   freshAccount,
   freshHostname,
+  insertAllAtOnce,
   later,
   newClaimOf,
   randomToken,
@@ -148,6 +149,12 @@ export const claimRepositoryTests = (it: Vitest.MethodsNonLive<ClaimRepository>)
       })
   )
 
+  /** `count` new pending claims of `account`, each of a fresh apex (not stored). */
+  const freshClaimsOf = (account: AccountName, count: number) =>
+    Effect.forEach(Arr.range(1, count), () =>
+      Effect.flatMap(freshHostname("apex"), (apex) => newClaimOf(account, apex))
+    )
+
   it.effect(
     "limits: 12 concurrent pending claims at a limit of 5 pending store exactly 5, the rest refused naming it",
     () =>
@@ -155,34 +162,28 @@ export const claimRepositoryTests = (it: Vitest.MethodsNonLive<ClaimRepository>)
         const claims = yield* ClaimRepository
         const account = yield* freshAccount
         const limits = { claimsPerAccount: 20, pendingClaimsPerAccount: 5 }
-        const candidates = yield* Effect.forEach(Arr.range(1, 12), () =>
-          Effect.flatMap(freshHostname("apex"), (apex) => newClaimOf(account, apex))
+        const { refused, stored } = yield* insertAllAtOnce(yield* freshClaimsOf(account, 12), (claim) =>
+          claims.insert(claim, limits)
         )
-        const outcomes = yield* Effect.forEach(
-          candidates,
-          (claim) => Effect.result(claims.insert(claim, limits)),
-          { concurrency: "unbounded" }
-        )
-        const stored = outcomes.filter((outcome) => outcome._tag === "Success")
-        expect(stored).toHaveLength(5)
-        for (const outcome of stored) expect(outcome.success).toBe(true)
-        for (const outcome of outcomes.filter((outcome) => outcome._tag === "Failure")) {
-          expect(outcome.failure).toMatchObject({
+        expect(stored).toEqual(Arr.replicate(true, 5))
+        expect(refused).toHaveLength(7)
+        for (const refusal of refused) {
+          expect(refusal).toMatchObject({
             _tag: "LimitReached",
             limit: "pending claims per account",
             value: 5
           })
         }
-        expect(yield* claims.listByAccount(account)).toHaveLength(5)
+        const owned = yield* claims.listByAccount(account)
+        expect(owned).toHaveLength(5)
         // A claim of an apex the account has already is no new claim: false, not refused.
-        const existing = (yield* claims.listByAccount(account))[0]
+        const [existing] = owned
         if (existing !== undefined) {
           expect(yield* claims.insert(yield* newClaimOf(account, existing.apex), limits)).toBe(false)
         }
         // Another account has limits of its own.
-        expect(
-          yield* claims.insert(yield* newClaimOf(yield* freshAccount, yield* freshHostname("apex")), limits)
-        ).toBe(true)
+        const [elsewhere] = yield* freshClaimsOf(yield* freshAccount, 1)
+        if (elsewhere !== undefined) expect(yield* claims.insert(elsewhere, limits)).toBe(true)
       })
   )
 
@@ -192,28 +193,17 @@ export const claimRepositoryTests = (it: Vitest.MethodsNonLive<ClaimRepository>)
       const account = yield* freshAccount
       const limits = { claimsPerAccount: 20, pendingClaimsPerAccount: 1_000 }
       // Three proved already: they count against the total, not against the pending claims.
-      const proved = yield* Effect.forEach(Arr.range(1, 3), () =>
-        Effect.flatMap(freshHostname("apex"), (apex) => newClaimOf(account, apex))
-      )
-      for (const claim of proved) {
+      for (const claim of yield* freshClaimsOf(account, 3)) {
         expect(yield* claims.insert(claim, limits)).toBe(true)
         expect(yield* claims.update(applyClaimCheck(claim, { _tag: "Found" }, later(t0, 1)))).toBe(true)
       }
-      const candidates = yield* Effect.forEach(Arr.range(1, 30), () =>
-        Effect.flatMap(freshHostname("apex"), (apex) => newClaimOf(account, apex))
+      const { refused, stored } = yield* insertAllAtOnce(yield* freshClaimsOf(account, 30), (claim) =>
+        claims.insert(claim, limits)
       )
-      const outcomes = yield* Effect.forEach(
-        candidates,
-        (claim) => Effect.result(claims.insert(claim, limits)),
-        { concurrency: "unbounded" }
-      )
-      expect(outcomes.filter((outcome) => outcome._tag === "Success")).toHaveLength(17)
-      for (const outcome of outcomes.filter((outcome) => outcome._tag === "Failure")) {
-        expect(outcome.failure).toMatchObject({
-          _tag: "LimitReached",
-          limit: "claims per account",
-          value: 20
-        })
+      expect(stored).toHaveLength(17)
+      expect(refused).toHaveLength(13)
+      for (const refusal of refused) {
+        expect(refusal).toMatchObject({ _tag: "LimitReached", limit: "claims per account", value: 20 })
       }
       expect(yield* claims.listByAccount(account)).toHaveLength(20)
     })

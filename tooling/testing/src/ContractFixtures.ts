@@ -17,6 +17,7 @@ import {
   type PetStatus
 } from "@petstore/catalogue"
 import {
+  applyVerdict,
   Claim,
   ClaimRepository,
   type CustomDomain,
@@ -35,7 +36,8 @@ import {
   ProjectId,
   type ProjectIdTaken,
   ProjectRepository,
-  type StoredCertificate
+  type StoredCertificate,
+  writtenDomain
 } from "@petstore/custom-domains"
 import {
   AccountName,
@@ -195,6 +197,21 @@ export const storedDomain = (
     return domain
   })
 
+/** A new domain of a new project, stored and then verified (as a check stores it): what a certificate is for. */
+export const verifiedStoredDomain = (
+  kind: "subdomain" | "apex" = "subdomain"
+): Effect.Effect<
+  CustomDomain,
+  ProjectIdTaken | HostnameTaken | LimitReached | StorageError,
+  ProjectRepository | CustomDomainRepository
+> =>
+  Effect.gen(function* () {
+    const verified = applyVerdict(yield* storedDomain(kind), { _tag: "Verified", problems: [] }, t0)
+    const stored = yield* Effect.flatMap(CustomDomainRepository, (domains) => domains.update(verified))
+    if (!stored) return yield* Effect.die(new Error(`${verified.hostname} could not be verified`))
+    return writtenDomain(verified)
+  })
+
 /** An account nobody else uses. */
 export const freshAccount: Effect.Effect<AccountName> = Effect.map(randomToken, (token) =>
   AccountName.make(`acct-${token}`)
@@ -258,3 +275,16 @@ export const roomyLimits: LimitValues = {
   claimsPerAccount: 1_000_000,
   pendingClaimsPerAccount: 1_000_000
 }
+
+/** Runs `insert` on every candidate at once: what the stored ones answered, and the refusals. */
+export const insertAllAtOnce = <A, B, E, R>(
+  candidates: ReadonlyArray<A>,
+  insert: (candidate: A) => Effect.Effect<B, E, R>
+): Effect.Effect<{ readonly stored: ReadonlyArray<B>; readonly refused: ReadonlyArray<E> }, never, R> =>
+  Effect.map(
+    Effect.forEach(candidates, (candidate) => Effect.result(insert(candidate)), { concurrency: "unbounded" }),
+    (outcomes) => ({
+      stored: outcomes.flatMap((outcome) => (outcome._tag === "Success" ? [outcome.success] : [])),
+      refused: outcomes.flatMap((outcome) => (outcome._tag === "Failure" ? [outcome.failure] : []))
+    })
+  )

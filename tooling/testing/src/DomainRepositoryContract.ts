@@ -46,6 +46,7 @@ import {
   freshAccount,
   freshHostname,
   freshProject,
+  insertAllAtOnce,
   later,
   newDomainOf,
   randomToken,
@@ -471,18 +472,12 @@ export const domainRepositoryTests = (
         const candidates = yield* Effect.forEach(Arr.range(1, 60), (n) =>
           Effect.flatMap(freshHostname(), (hostname) => newDomainOf(project, hostname, later(t0, n)))
         )
-        const outcomes = yield* Effect.forEach(
-          candidates,
-          (domain) => Effect.result(repository.insert(domain, { domainsPerProject: 50 })),
-          { concurrency: "unbounded" }
-        )
-        expect(outcomes.filter((outcome) => outcome._tag === "Success")).toHaveLength(50)
-        for (const outcome of outcomes.filter((outcome) => outcome._tag === "Failure")) {
-          expect(outcome.failure).toMatchObject({
-            _tag: "LimitReached",
-            limit: "domains per project",
-            value: 50
-          })
+        const refusals = (yield* insertAllAtOnce(candidates, (domain) =>
+          repository.insert(domain, { domainsPerProject: 50 })
+        )).refused
+        expect(refusals).toHaveLength(10)
+        for (const refusal of refusals) {
+          expect(refusal).toMatchObject({ _tag: "LimitReached", limit: "domains per project", value: 50 })
         }
         const stored = yield* repository.listByProject(project.id)
         expect(stored).toHaveLength(50)

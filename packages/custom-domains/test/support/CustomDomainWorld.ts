@@ -111,6 +111,8 @@ export interface WorldControls {
   readonly leaseOf: (hostname: string, projectId?: string) => Effect.Effect<CustomDomainLease | null>
   /** Hands the lease of `hostname` to another holder (a worker that took an expired lease over). */
   readonly stealLease: (hostname: string, holder: string) => Effect.Effect<void>
+  /** Writes the stored domains of `hostname` again as they are, as any other write does: next version, lease ended. */
+  readonly rewriteDirectly: (hostname: string) => Effect.Effect<void>
   /** The hostnames each `listRivals` read asked for, in order. */
   readonly holderReads: Effect.Effect<ReadonlyArray<ReadonlyArray<string>>>
   /** Makes every `listRivals` read fail with a storage error. */
@@ -252,10 +254,20 @@ export const fakeWorld: Layer.Layer<
     }
 
     const certificateStore: CertificateStore["Service"] = {
-      save: (hostname, certificate) =>
-        Ref.update(certificates, (map) => new Map(map).set(hostname, certificate)),
+      // Kept only for the domain as it was when its order was settled, still verified.
+      save: (issuedFor, certificate) =>
+        Effect.gen(function* () {
+          const stored = (yield* Ref.get(domains)).get(domainKey(issuedFor))?.domain
+          if (stored?.status !== "verified" || stored.version !== issuedFor.version) return false
+          yield* Ref.update(certificates, (map) => new Map(map).set(issuedFor.hostname, certificate))
+          return true
+        }),
       find: (hostname) => Effect.map(Ref.get(certificates), (map) => Option.fromNullishOr(map.get(hostname))),
-      remove: (hostname) => Ref.update(certificates, (map) => without(map, [hostname]))
+      remove: (hostname) =>
+        Effect.gen(function* () {
+          if ((yield* rowsOf(hostname)).some((row) => row.domain.status === "verified")) return
+          yield* Ref.update(certificates, (map) => without(map, [hostname]))
+        })
     }
 
     const lookup = (kind: "cname" | "addresses" | "txt", name: string) =>
@@ -538,6 +550,12 @@ export const fakeWorld: Layer.Layer<
       stealLease: (hostname, holder) =>
         Effect.flatMap(rowsOf(hostname), (rows) =>
           Effect.forEach(rows, (row) => setRow({ ...row, lease: { holder, until: new Date(8.64e15) } }), {
+            discard: true
+          })
+        ),
+      rewriteDirectly: (hostname) =>
+        Effect.flatMap(rowsOf(hostname), (rows) =>
+          Effect.forEach(rows, (row) => setRow({ domain: writtenDomain(row.domain), lease: null }), {
             discard: true
           })
         ),
