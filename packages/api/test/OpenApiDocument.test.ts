@@ -185,11 +185,13 @@ describe("the OpenAPI document", () => {
   it("documents the claims, each with the key, answering the one Claim body on 200 and 201", () => {
     const claim = { "application/json": { schema: { $ref: "#/components/schemas/Claim" } } }
     const create = operation("/v1/claims", "post")
+    // 409: limit_reached, past the account's claims or pending claims.
     expect(Object.keys(create.responses).sort()).toEqual([
       "200",
       "201",
       "400",
       "401",
+      "409",
       "413",
       "415",
       "429",
