@@ -221,9 +221,11 @@ describe("serving changes on the embedded database", () => {
             store.save(domain, certificate)
           )
         )
+        // The project, the domain added, verified, then its certificate.
         expect(heard).toEqual([
           true,
           projectChange(domain.projectId),
+          hostnameChange(domain.hostname),
           hostnameChange(domain.hostname),
           hostnameChange(domain.hostname)
         ])
