@@ -152,6 +152,34 @@ describe("a squatted name (another account added it first)", () => {
   )
 })
 
+describe("a lost name", () => {
+  it.effect("is won back by its loser once the loser's own record replaces the winner's", () =>
+    Effect.gen(function* () {
+      const world = yield* twoAccounts
+      yield* world.setDns(docs, cnameToTarget)
+      yield* addDomain(rival, guide, docs)
+      expect((yield* verifyNow(rival, guide, docs)).status).toBe("verified")
+      const added = yield* addDomain(acme, handbook, docs)
+      yield* publishRecord(added)
+      expect((yield* verifyNow(acme, handbook, docs)).status).toBe("verified")
+      const lost = yield* verifyNow(rival, guide, docs)
+      expect(lost.status).toBe("failed")
+      expect(codes(lost.verification.problems)).toStrictEqual(["ownership_lost"])
+      expect(yield* resolveEdge(docs)).toStrictEqual(serves(handbook))
+
+      // The name changes hands in DNS: the record there is the rival's now.
+      yield* publishRecord(lost)
+      const back = yield* verifyNow(rival, guide, docs)
+      expect(back.status).toBe("verified")
+      expect(back.verification.problems).toStrictEqual([])
+      const former = Option.getOrThrow(yield* world.storedDomain(docs, handbook))
+      expect(former.status).toBe("failed")
+      expect(codes(former.verification.problems)).toStrictEqual(["ownership_lost"])
+      expect(yield* resolveEdge(docs)).toStrictEqual(serves(guide))
+    }).pipe(Effect.provide(fakeWorld))
+  )
+})
+
 describe("a contested name", () => {
   it.effect("stays with its verified domain, whose owner is told to create the record", () =>
     Effect.gen(function* () {
