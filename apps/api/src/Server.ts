@@ -8,13 +8,15 @@ import {
   CertificateDelayConfig,
   LimitsConfig,
   PlatformConfig,
+  VerifyCooldownConfig,
   WebhookConfig
 } from "@petstore/app-config"
 import {
   CertificateDelay,
   type CustomDomainRepository,
   Limits,
-  PlatformSettings
+  PlatformSettings,
+  VerifyCooldown
 } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
 import { EdgeServer } from "@petstore/edge"
@@ -99,6 +101,7 @@ export const ServerLive = Layer.unwrap(
     const adapters = yield* AdapterConfig
     const platform = yield* PlatformConfig
     const certificateDelay = yield* CertificateDelayConfig
+    const verifyCooldown = yield* VerifyCooldownConfig
     const webhooks = yield* WebhookConfig
     const limits = yield* LimitsConfig
     const rateLimits = yield* RateLimitConfig
@@ -141,6 +144,7 @@ export const ServerLive = Layer.unwrap(
           NodeDnsResolver.layer(adapters.dns),
           PlatformSettings.layer(platform),
           Layer.succeed(CertificateDelay, certificateDelay),
+          Layer.succeed(VerifyCooldown, verifyCooldown),
           Layer.succeed(Limits, limits),
           // The URLs the API accepts are those its deliveries (here or in a worker) may reach.
           Layer.succeed(WebhookUrlPolicy, { allowPrivate: webhooks.allowPrivate }),

@@ -19,7 +19,8 @@ import {
   PlatformSettings,
   ProjectId,
   recordProjectDeploy,
-  removeDomain
+  removeDomain,
+  writtenDomain
 } from "@petstore/custom-domains"
 import { EdgeServer } from "@petstore/edge"
 import * as EdgeClient from "@petstore/edge/testing"
@@ -52,12 +53,14 @@ const servedDomain = (id: string, name: string) =>
     yield* createProject(account, projectId, "pro")
     yield* recordProjectDeploy(account, projectId, "succeeded")
     const domain = yield* addDomain(account, projectId, name)
-    yield* Effect.flatMap(CustomDomainRepository, (domains) =>
-      domains.update(new CustomDomain({ ...domain, status: "verified" }))
-    )
+    const verified = new CustomDomain({ ...domain, status: "verified" })
+    yield* Effect.flatMap(CustomDomainRepository, (domains) => domains.update(verified))
     const authority = yield* LocalCertificateAuthority.LocalCertificateAuthority
     const issued = yield* authority.issue(domain.hostname)
-    yield* Effect.flatMap(CertificateStore, (certificates) => certificates.save(domain.hostname, issued))
+    const kept = yield* Effect.flatMap(CertificateStore, (certificates) =>
+      certificates.save(writtenDomain(verified), issued)
+    )
+    if (!kept) return yield* Effect.die(new Error(`the certificate of ${domain.hostname} was not kept`))
     return { projectId, hostname: domain.hostname, ca: authority.rootCertificatePem }
   })
 

@@ -5,27 +5,20 @@
  * operator's variable). Tests that need PostgreSQL fail (never skip) when the test server is
  * unreachable.
  */
-import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import {
+  bothStorages,
   cleanUp,
-  freshDatabase,
   randomKey,
   type ServerProcess,
   send,
-  startServer,
-  temporaryDirectory
+  startServer
 } from "./support/ApiProcess.js"
 
 const testTimeout = 120_000
 const projectLimit = 4
 
 afterEach(cleanUp, 60_000)
-
-const storages: ReadonlyArray<readonly [string, () => Promise<Record<string, string>>]> = [
-  ["the embedded default", async () => ({ PETSTORE_DATA_DIR: join(await temporaryDirectory(), "data") })],
-  ["PostgreSQL", async () => ({ DATABASE_URL: (await freshDatabase()).url })]
-]
 
 const startWith = async (storage: Record<string, string>, key: string) => {
   const server = await startServer({
@@ -43,7 +36,7 @@ const projectIds = async (server: ServerProcess, key: string): Promise<ReadonlyA
   return (listed.json() as ReadonlyArray<{ readonly id: string }>).map((project) => project.id)
 }
 
-for (const [name, storage] of storages) {
+for (const [name, storage] of bothStorages) {
   describe(`limits on ${name}`, () => {
     it(
       "20 concurrent project creations by one account: exactly the limit is created, the rest 409 limit_reached",

@@ -204,10 +204,11 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("owners
           expect(lost.verification.nextCheckAt).toBeNull()
           expect(lost.certificate.status).toBe("none")
 
-          // The squatter clicking Verify gets nothing: the TXT record there is the owner's.
+          // The squatter clicking Verify gets nothing: the TXT record there is the owner's, so its
+          // domain stays lost (not a contender again).
           const retried = expectOk<DomainBody>(yield* verify(bobProject, hostname, "bob"))
-          expect(retried.status).toBe("pending")
-          expect(problemCodes(retried)).toEqual(["ownership_required"])
+          expect(retried.status).toBe("failed")
+          expect(problemCodes(retried)).toEqual(["ownership_lost"])
           yield* expectServedFor(hostname, aliceProject)
           expect(expectOk<DomainBody>(yield* getDomain(aliceProject, hostname)).status).toBe("verified")
 
@@ -251,7 +252,8 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("owners
               apex,
               status: "pending",
               txt: { name: `_petstore-challenge.${apex}`, value: expect.stringMatching(tokenValue) },
-              verifiedAt: null
+              verifiedAt: null,
+              lastCheckedAt: null
             })
             // Claiming again answers the same claim, 200.
             expect(expectOk<ClaimBody>(yield* createClaim(apex), 200)).toEqual(claim)
@@ -265,7 +267,8 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("owners
 
             // Verify without the record: still pending; bob's name still served.
             const notYet = expectOk<ClaimBody>(yield* verifyClaim(apex))
-            expect(notYet).toEqual(claim)
+            expect(notYet).toEqual({ ...claim, lastCheckedAt: notYet.lastCheckedAt })
+            expect(notYet.lastCheckedAt).not.toBeNull()
             yield* expectServedFor(bobsName, bobProject)
 
             yield* dns.setTxt(claim.txt.name, claim.txt.value)
@@ -345,8 +348,10 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("owners
           const bobs = expectOk<ClaimBody>(yield* createClaim(hidden, "bob"), 201)
           expect(bobs).toMatchObject({ apex: hidden, status: "pending", txt: { name: claim.txt.name } })
           expect(bobs.txt.value).not.toBe(claim.txt.value)
-          expect(expectOk<ClaimBody>(yield* verifyClaim(hidden, "bob")).status).toBe("pending")
-          expect(expectOk(yield* listClaims("bob"))).toEqual({ claims: [bobs] })
+          const bobsChecked = expectOk<ClaimBody>(yield* verifyClaim(hidden, "bob"))
+          expect(bobsChecked.status).toBe("pending")
+          expect(expectOk(yield* listClaims("bob"))).toEqual({ claims: [bobsChecked] })
+          expect(bobsChecked).toEqual({ ...bobs, lastCheckedAt: bobsChecked.lastCheckedAt })
           expect(expectOk<ClaimBody>(yield* getClaim(hidden))).toMatchObject({ status: "verified" })
           expect((yield* deleteClaim(hidden, "bob")).status).toBe(204)
           expect(expectOk<ClaimBody>(yield* getClaim(hidden))).toMatchObject({ status: "verified" })
@@ -463,10 +468,14 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("owners
             expect(proved.status).toBe("verified")
             expectError(yield* addDomain("bob-site", `docs.${apex}`, "bob"), 409, "domain_claimed")
 
-            // A recheck that finds the record keeps it as it is.
+            // A recheck that finds the record keeps it as it is, checked a day later.
             yield* clock.advance(Duration.sum(Duration.hours(24), Duration.minutes(1)))
             yield* Effect.sleep("1 second")
-            expect(expectOk<ClaimBody>(yield* getClaim(apex))).toEqual(proved)
+            const rechecked = expectOk<ClaimBody>(yield* getClaim(apex))
+            expect(rechecked).toEqual({ ...proved, lastCheckedAt: rechecked.lastCheckedAt })
+            expect(Date.parse(rechecked.lastCheckedAt ?? "")).toBeGreaterThan(
+              Date.parse(proved.lastCheckedAt ?? "")
+            )
 
             yield* dns.clearTxt(claim.txt.name)
             // Not before the next daily recheck (had the one above not run, it would lapse now)...
@@ -475,7 +484,15 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("owners
             // ...at which it lapses.
             yield* clock.advance(Duration.sum(Duration.hours(24), Duration.minutes(1)))
             const lapsed = yield* claimOnce(apex, (current) => current.status === "pending")
-            expect(lapsed).toEqual({ ...proved, status: "pending", verifiedAt: null })
+            expect(lapsed).toEqual({
+              ...proved,
+              status: "pending",
+              verifiedAt: null,
+              lastCheckedAt: lapsed.lastCheckedAt
+            })
+            expect(Date.parse(lapsed.lastCheckedAt ?? "")).toBeGreaterThan(
+              Date.parse(rechecked.lastCheckedAt ?? "")
+            )
 
             // Bob may add names there again, though they need their record while alice's claim stands.
             const added = expectOk<DomainBody>(yield* addDomain("bob-site", `docs.${apex}`, "bob"), 201)

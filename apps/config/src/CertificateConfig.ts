@@ -4,16 +4,10 @@
  * two must agree.
  */
 import { certificateDelayAfter } from "@petstore/custom-domains"
-import { Config, Duration, Schema } from "effect"
+import { Config, Duration } from "effect"
+import { durationWithin } from "./DurationRange.js"
 
-const DelayAfter = Schema.DurationFromString.check(
-  Schema.makeFilter(
-    (delay: Duration.Duration) =>
-      Duration.isGreaterThanOrEqualTo(delay, Duration.seconds(1)) &&
-      Duration.isLessThanOrEqualTo(delay, Duration.days(1)),
-    { message: "must be from 1 second to 1 day" }
-  )
-)
+const DelayAfter = durationWithin(Duration.seconds(1), Duration.days(1), "must be from 1 second to 1 day")
 
 /**
  * `PETSTORE_CERTIFICATE_DELAY_AFTER` (a duration such as `30 minutes`, the default): a certificate

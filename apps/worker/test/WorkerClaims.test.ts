@@ -10,6 +10,7 @@ import {
   type Claim,
   ClaimRepository,
   claimRecheckInterval,
+  defaultLimits,
   Hostname,
   newClaim,
   OwnershipRepository
@@ -57,7 +58,9 @@ const storeProvedClaim = (apex: Hostname, provedAt: Date) =>
         ownership.tokenFor(account, apex)
       )
       const claim = applyClaimCheck(newClaim(account, apex, token, provedAt), { _tag: "Found" }, provedAt)
-      const inserted = yield* Effect.flatMap(ClaimRepository, (repository) => repository.insert(claim))
+      const inserted = yield* Effect.flatMap(ClaimRepository, (repository) =>
+        repository.insert(claim, defaultLimits)
+      )
       return { claim, inserted }
     })
   )

@@ -10,7 +10,7 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { InvalidRequest, NotFound } from "./ApiErrors.js"
+import { Conflict, InvalidRequest, NotFound } from "./ApiErrors.js"
 import { Authentication } from "./Authentication.js"
 import { takesJsonBody } from "./BodyOperation.js"
 import { NamedClass } from "./NamedClass.js"
@@ -47,12 +47,12 @@ const createClaim = takesJsonBody(
   HttpApiEndpoint.post("createClaim", "/claims", {
     payload: CreateClaimRequest,
     success: [NewClaimView.pipe(HttpApiSchema.status(201)), ClaimView],
-    error: InvalidRequest
+    error: [InvalidRequest, Conflict]
   })
     .annotate(OpenApi.Summary, "Claim an apex: pending until its TXT record is found by Verify")
     .annotate(
       OpenApi.Description,
-      "201 with the new claim; 200 with the existing one when the account has already claimed this apex."
+      "201 with the new claim; 200 with the existing one when the account has already claimed this apex. 409 `limit_reached` when the account has as many claims as its limit (20 unless the operator set `PETSTORE_LIMIT_CLAIMS_PER_ACCOUNT`), or as many pending ones (5 unless `PETSTORE_LIMIT_PENDING_CLAIMS_PER_ACCOUNT`)."
     )
 )
 
@@ -84,7 +84,7 @@ const verifyClaim = HttpApiEndpoint.post("verifyClaim", "/claims/:apex/verify", 
   .middleware(Authentication)
   .annotate(
     OpenApi.Summary,
-    "Look the claim's TXT record up now: found, the claim is verified and takes the apex for the account"
+    "Look the claim's TXT record up now: found, the claim is verified and takes the apex for the account; within 10 seconds (the configured cool-down) of the last lookup, the last outcome"
   )
 
 export class ClaimsGroup extends HttpApiGroup.make("claims")

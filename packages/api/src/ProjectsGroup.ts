@@ -148,7 +148,7 @@ const addDomain = takesJsonBody(
     .annotate(OpenApi.Summary, "Add a domain: it is pending, with the DNS record to create")
     .annotate(
       OpenApi.Description,
-      "A hostname another account has (or had verified within 30 days, or under its pending claim) is added too, with `ownership.required: true`: verification then needs the TXT record `ownership`. 409 `domain_in_use` when another project of this account has the hostname; 409 `domain_claimed` when it lies at or under an apex another account has claimed and proved."
+      "A hostname another account has (or had verified within 30 days, or under its pending claim) is added too, with `ownership.required: true`: verification then needs the TXT record `ownership`. 409 `domain_in_use` when another project of this account has the hostname; 409 `domain_claimed` when it lies at or under an apex another account has claimed and proved; 409 `limit_reached` when the project has as many domains as its limit (50 unless the operator set `PETSTORE_LIMIT_DOMAINS_PER_PROJECT`)."
     )
 )
 
@@ -166,7 +166,10 @@ const verifyDomain = HttpApiEndpoint.post("verifyDomain", "/projects/:projectId/
   error: NotFound
 })
   .middleware(Authentication)
-  .annotate(OpenApi.Summary, "Check DNS now (and give DNS another 48 hours)")
+  .annotate(
+    OpenApi.Summary,
+    "Check DNS now (and give DNS another 48 hours); within 10 seconds (the configured cool-down) of the last check, the last outcome"
+  )
 
 const reverifyDomain = HttpApiEndpoint.post(
   "reverifyDomain",
@@ -176,7 +179,7 @@ const reverifyDomain = HttpApiEndpoint.post(
   .middleware(Authentication)
   .annotate(
     OpenApi.Summary,
-    "For a verified domain whose certificate is pending with a problem, delayed or failed: check DNS again and retry issuance at once"
+    "For a verified domain whose certificate is not issued (pending, with or without a problem, delayed or failed): check DNS again and retry issuance at once; 409 only for an issued certificate"
   )
 
 const removeDomain = HttpApiEndpoint.delete("removeDomain", "/projects/:projectId/domains/:hostname", {

@@ -185,11 +185,13 @@ describe("the OpenAPI document", () => {
   it("documents the claims, each with the key, answering the one Claim body on 200 and 201", () => {
     const claim = { "application/json": { schema: { $ref: "#/components/schemas/Claim" } } }
     const create = operation("/v1/claims", "post")
+    // 409: limit_reached, past the account's claims or pending claims.
     expect(Object.keys(create.responses).sort()).toEqual([
       "200",
       "201",
       "400",
       "401",
+      "409",
       "413",
       "415",
       "429",
@@ -246,11 +248,18 @@ describe("the OpenAPI document", () => {
         status: { type: "string", enum: ["pending", "verified"] },
         txt: { $ref: "#/components/schemas/ClaimRecord" }
       },
-      required: expect.arrayContaining(["apex", "status", "txt", "verifiedAt"])
+      required: expect.arrayContaining(["apex", "status", "txt", "verifiedAt", "lastCheckedAt"])
     })
-    // Nothing of the service's bookkeeping (account, check times) is shown.
+    // The last check is shown (Verify's cool-down runs from it); nothing else of the service's
+    // bookkeeping (account, next check, version).
     const claimSchema = document.components.schemas.Claim as { readonly properties: object }
-    expect(Object.keys(claimSchema.properties).sort()).toEqual(["apex", "status", "txt", "verifiedAt"])
+    expect(Object.keys(claimSchema.properties).sort()).toEqual([
+      "apex",
+      "lastCheckedAt",
+      "status",
+      "txt",
+      "verifiedAt"
+    ])
     expect(document.components.schemas.ClaimList).toMatchObject({
       properties: { claims: { type: "array", items: { $ref: "#/components/schemas/Claim" } } },
       required: ["claims"]

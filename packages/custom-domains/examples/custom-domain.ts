@@ -15,11 +15,13 @@ import {
   CustomDomainRepository,
   changePlan,
   checkDueCustomDomains,
+  claimLimitRefusal,
   createProject,
   type DnsAnswer,
   DnsName,
   DnsResolver,
   type DomainConfig,
+  domainLimitRefusal,
   getDomain,
   type HostnameRelease,
   HostnameTaken,
@@ -38,7 +40,9 @@ import {
   resolveEdge,
   type StoredCertificate,
   verifyNow,
-  workDueAt
+  workDueAt,
+  writtenClaim,
+  writtenDomain
 } from "@petstore/custom-domains"
 import { defaultAccountName } from "@petstore/kernel"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
@@ -94,20 +98,28 @@ const keyOf = (domain: CustomDomainKey) => `${domain.projectId} ${domain.hostnam
 const all = () => [...domains.values()]
 const dueAt = (now: Date) =>
   all().filter((domain) => (workDueAt(domain)?.getTime() ?? Infinity) <= now.getTime())
-/** Replaces a stored domain; false when it is gone. */
+/** Replaces a stored domain still at the version it was decided from; false when it is not (or gone). */
 const replace = (domain: CustomDomain): boolean => {
-  if (!domains.has(keyOf(domain))) return false
-  domains.set(keyOf(domain), domain)
+  if (domains.get(keyOf(domain))?.version !== domain.version) return false
+  domains.set(keyOf(domain), writtenDomain(domain))
   return true
 }
 
 const MemoryDomains = Layer.succeed(
   CustomDomainRepository,
   CustomDomainRepository.of({
-    insert: (domain) =>
-      all().some((other) => other.hostname === domain.hostname && other.account === domain.account)
-        ? Effect.fail(new HostnameTaken({ hostname: domain.hostname }))
-        : Effect.sync(() => void domains.set(keyOf(domain), domain)),
+    insert: (domain, limits) => {
+      if (all().some((other) => other.hostname === domain.hostname && other.account === domain.account)) {
+        return Effect.fail(new HostnameTaken({ hostname: domain.hostname }))
+      }
+      const refusal = domainLimitRefusal(
+        all().filter((other) => other.projectId === domain.projectId).length,
+        limits
+      )
+      return refusal === undefined
+        ? Effect.sync(() => void domains.set(keyOf(domain), domain))
+        : Effect.fail(refusal)
+    },
     findInProject: (projectId, hostname) =>
       Effect.sync(() => Option.fromNullishOr(domains.get(keyOf({ projectId, hostname })))),
     findVerified: (hostname) =>
@@ -122,7 +134,23 @@ const MemoryDomains = Layer.succeed(
       Effect.sync(() => all().filter((domain) => DnsName.isAtOrUnder(domain.hostname, apex))),
     listByProject: (projectId) => Effect.sync(() => all().filter((domain) => domain.projectId === projectId)),
     update: (domain) => Effect.sync(() => replace(domain)),
-    remove: (projectId, hostname) => Effect.sync(() => domains.delete(keyOf({ projectId, hostname }))),
+    // One fiber writes here: the writes are applied one after the other, each checked first.
+    storeDecided: ({ claims: decidedClaims, domains: decidedDomains }) =>
+      Effect.sync(() => {
+        const asDecided =
+          decidedDomains.every((domain) => domains.get(keyOf(domain))?.version === domain.version) &&
+          decidedClaims.every((claim) => claims.get(claimKey(claim))?.version === claim.version)
+        if (!asDecided) return false
+        for (const domain of decidedDomains) replace(domain)
+        for (const claim of decidedClaims) storeClaim(claim, true)
+        return true
+      }),
+    remove: (projectId, hostname) =>
+      Effect.sync(() => {
+        const removed = Option.fromNullishOr(domains.get(keyOf({ projectId, hostname })))
+        domains.delete(keyOf({ projectId, hostname }))
+        return removed
+      }),
     claimDue: (now, limit) => Effect.sync(() => dueAt(now).slice(0, limit)),
     countDue: (now) => Effect.sync(() => dueAt(now).length),
     releaseLease: () => Effect.void,
@@ -131,10 +159,14 @@ const MemoryDomains = Layer.succeed(
 )
 
 const claimKey = (claim: Pick<Claim, "account" | "apex">) => `${claim.account} ${claim.apex}`
-/** Stores `claim` only if it is (`update`) or is not (`insert`) stored already; whether it did. */
+/**
+ * Stores `claim` only if it is (`update`, at the version it was decided from) or is not (`insert`)
+ * stored already; whether it did.
+ */
 const storeClaim = (claim: Claim, stored: boolean): boolean => {
-  if (claims.has(claimKey(claim)) !== stored) return false
-  claims.set(claimKey(claim), claim)
+  const current = claims.get(claimKey(claim))
+  if (stored ? current?.version !== claim.version : current !== undefined) return false
+  claims.set(claimKey(claim), stored ? writtenClaim(claim) : claim)
   return true
 }
 const claimsWhere = (keep: (claim: Claim) => boolean) => [...claims.values()].filter(keep)
@@ -142,7 +174,15 @@ const claimsWhere = (keep: (claim: Claim) => boolean) => [...claims.values()].fi
 const MemoryClaims = Layer.succeed(
   ClaimRepository,
   ClaimRepository.of({
-    insert: (claim) => Effect.sync(() => storeClaim(claim, false)),
+    insert: (claim, limits) => {
+      if (claims.has(claimKey(claim))) return Effect.succeed(false)
+      const owned = claimsWhere((other) => other.account === claim.account)
+      const refusal = claimLimitRefusal(
+        { total: owned.length, pending: owned.filter((other) => other.status === "pending").length },
+        limits
+      )
+      return refusal === undefined ? Effect.sync(() => storeClaim(claim, false)) : Effect.fail(refusal)
+    },
     findOwned: (account, apex) =>
       Effect.sync(() => Option.fromNullishOr(claims.get(claimKey({ account, apex })))),
     listByAccount: (account) => Effect.sync(() => claimsWhere((claim) => claim.account === account)),
@@ -189,9 +229,21 @@ const MemoryOwnership = Layer.succeed(
 const MemoryCertificates = Layer.succeed(
   CertificateStore,
   CertificateStore.of({
-    save: (hostname, certificate) => Effect.sync(() => void certificates.set(hostname, certificate)),
+    // Kept only for the domain as it was when its order was settled, still verified.
+    save: (issuedFor, certificate) =>
+      Effect.sync(() => {
+        const stored = domains.get(keyOf(issuedFor))
+        if (stored?.status !== "verified" || stored.version !== issuedFor.version) return false
+        certificates.set(issuedFor.hostname, certificate)
+        return true
+      }),
     find: (hostname) => Effect.sync(() => Option.fromNullishOr(certificates.get(hostname))),
-    remove: (hostname) => Effect.sync(() => void certificates.delete(hostname))
+    remove: (hostname) =>
+      Effect.sync(() => {
+        if (!all().some((domain) => domain.hostname === hostname && domain.status === "verified")) {
+          certificates.delete(hostname)
+        }
+      })
   })
 )
 

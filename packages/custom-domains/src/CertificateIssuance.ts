@@ -58,9 +58,12 @@ const settle = (
       return orderRefused(domain, state.reason, yield* diagnoseCertificate(domain), now)
     }
     const { certificatePem, chainPem, notAfter, privateKeyPem } = state
-    yield* Effect.flatMap(CertificateStore, (store) =>
-      store.save(domain.hostname, { certificatePem, chainPem, privateKeyPem, notAfter })
+    const kept = yield* Effect.flatMap(CertificateStore, (store) =>
+      store.save(domain, { certificatePem, chainPem, privateKeyPem, notAfter })
     )
+    // Not kept: the domain changed since it was leased (that write ended the lease, so this result
+    // is not stored either); it is told as it was.
+    if (!kept) return domain
     // CAs backdate notBefore; the owner is told when the certificate actually arrived.
     return certificateIssued(domain, { issuedAt: now, expiresAt: notAfter })
   })

@@ -8,6 +8,7 @@ import type { StorageError } from "@petstore/kernel"
 import type { Effect, Option, Redacted } from "effect"
 import { Context, Schema } from "effect"
 import type { Hostname } from "./Hostname.js"
+import type { ProjectId } from "./Project.js"
 
 /** The CA's handle on an order (for ACME, the order URL). */
 export const OrderRef = Schema.String.pipe(Schema.brand("OrderRef"))
@@ -64,13 +65,31 @@ export interface StoredCertificate {
   readonly notAfter: Date
 }
 
+/** The domain a certificate was issued for, as the order was settled from it. */
+export interface CertificateHolder {
+  readonly projectId: ProjectId
+  readonly hostname: Hostname
+  /** The stored domain's version then (see `StoredVersion`). */
+  readonly version: number
+}
+
 export class CertificateStore extends Context.Service<
   CertificateStore,
   {
-    /** Replaces any certificate already kept for `hostname`. */
-    readonly save: (hostname: Hostname, certificate: StoredCertificate) => Effect.Effect<void, StorageError>
+    /**
+     * Keeps `certificate` for the hostname of `issuedFor` (replacing any kept for it) only while that
+     * domain is stored verified at `issuedFor.version`, the state its order was settled from: false,
+     * and nothing kept, when it changed meanwhile (another account took the name, it was removed).
+     */
+    readonly save: (
+      issuedFor: CertificateHolder,
+      certificate: StoredCertificate
+    ) => Effect.Effect<boolean, StorageError>
     readonly find: (hostname: Hostname) => Effect.Effect<Option.Option<StoredCertificate>, StorageError>
-    /** Forgets the certificate of a removed domain (nothing kept: nothing to do). */
+    /**
+     * Forgets the certificate of a removed verified domain, unless a domain with its hostname is
+     * verified again by then (the certificate kept is that one's).
+     */
     readonly remove: (hostname: Hostname) => Effect.Effect<void, StorageError>
   }
 >()("@petstore/custom-domains/CertificateStore") {}

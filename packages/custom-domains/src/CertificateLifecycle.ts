@@ -83,14 +83,13 @@ export const withFindings = (certificate: Certificate, findings: ReadonlyArray<P
   isAwaited(certificate) ? makeCertificate({ ...certificate, problems: findings }) : certificate
 
 /**
- * Whether Re-verify may retry the issuance now: something stands in its way (a problem found while
- * `pending`), it is late (`delayed`) or the CA refused it (`failed`). An `issued` certificate, or a
- * `pending` one with nothing found in its way, has nothing for the owner to retry.
+ * Whether Re-verify may retry the issuance now (contract section 6): it is asked for and not issued
+ * (`pending`, with or without a problem found: the owner who has just fixed a CAA record clicks
+ * before the next round has looked, or just after it cleared the problem), late (`delayed`) or
+ * refused (`failed`). An `issued` certificate has nothing to retry; `none` was never asked for.
  */
 export const isRetryable = (certificate: Certificate): boolean =>
-  certificate.status === "delayed" ||
-  certificate.status === "failed" ||
-  (certificate.status === "pending" && certificate.problems.length > 0)
+  certificate.status === "pending" || certificate.status === "delayed" || certificate.status === "failed"
 
 /**
  * Re-verify (or a renewal): a new order. The dates of the certificate already issued are kept, as it

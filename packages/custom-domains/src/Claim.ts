@@ -16,6 +16,7 @@ import {
   ownershipRecordName,
   ownershipRecordValue
 } from "./Ownership.js"
+import { firstVersion, StoredVersion } from "./StoredVersion.js"
 import { Timestamp } from "./Timestamp.js"
 
 export const ClaimStatus = Schema.Literals(["pending", "verified"])
@@ -34,7 +35,9 @@ const claimFields = {
   status: ClaimStatus,
   txt: ClaimRecord,
   /** When the claim was last proved; null while pending. */
-  verifiedAt: Schema.NullOr(Timestamp)
+  verifiedAt: Schema.NullOr(Timestamp),
+  /** When its record was last looked up (by Verify or the daily recheck); null: never yet. */
+  lastCheckedAt: Schema.NullOr(Timestamp)
 }
 
 export class Claim extends Schema.Class<Claim>("Claim")(
@@ -42,9 +45,10 @@ export class Claim extends Schema.Class<Claim>("Claim")(
     ...claimFields,
     account: AccountName,
     createdAt: Timestamp,
-    lastCheckedAt: Schema.NullOr(Timestamp),
     /** When the worker rechecks it; null: not until Verify is clicked. */
-    nextCheckAt: Schema.NullOr(Timestamp)
+    nextCheckAt: Schema.NullOr(Timestamp),
+    /** The stored claim's write count, as read: every write is conditional on it (see `StoredVersion`). */
+    version: StoredVersion
   }).annotate({ identifier: "Claim" })
 ) {}
 
@@ -68,7 +72,8 @@ export const newClaim = (account: AccountName, apex: Hostname, token: OwnershipT
     account,
     createdAt: now,
     lastCheckedAt: null,
-    nextCheckAt: null
+    nextCheckAt: null,
+    version: firstVersion
   })
 
 /** Whether the claim's apex is `hostname` or one of its parents. */

@@ -7,13 +7,28 @@
 import { Array as Arr, Clock, Duration, Effect, Option } from "effect"
 import type { Claim } from "./Claim.js"
 import { ClaimRepository } from "./ClaimRepository.js"
-import { checkClaim, storeClaimTakeover } from "./Claims.js"
+import { type ClaimCheck, checkClaim, claimCheckWrites } from "./Claims.js"
 import type { DueCheckOptions } from "./CustomDomainChecks.js"
+import { CustomDomainRepository } from "./CustomDomainRepository.js"
 
 export interface DueClaimRound {
   readonly claimed: number
   readonly completed: number
 }
+
+/**
+ * A recheck that takes nothing from others is stored with the round's results (none: the claim to
+ * store). One that does is stored at once with what it takes, all or nothing, each conditional on the
+ * state it was decided from (the claim's write ends its lease); outpaced by another write, its lease
+ * goes back and the next round decides again from what won.
+ */
+const storeTakeover = (check: ClaimCheck, release: (claim: Claim) => Effect.Effect<void>) =>
+  Effect.gen(function* () {
+    if (check.rivals.length === 0 && check.losers.length === 0) return Option.some(check.claim)
+    const domains = yield* CustomDomainRepository
+    if (!(yield* domains.storeDecided(claimCheckWrites(check)))) yield* release(check.claim)
+    return Option.none<Claim>()
+  })
 
 export const checkDueClaims = (options: DueCheckOptions) =>
   Effect.gen(function* () {
@@ -30,8 +45,7 @@ export const checkDueClaims = (options: DueCheckOptions) =>
         leased,
         (claim) =>
           checkClaim(claim).pipe(
-            Effect.tap(storeClaimTakeover),
-            Effect.map((check) => Option.some(check.claim)),
+            Effect.flatMap((check) => storeTakeover(check, release)),
             Effect.catch((error) =>
               Effect.andThen(
                 Effect.logWarning(`the recheck of the claim of ${claim.apex} failed`, error),

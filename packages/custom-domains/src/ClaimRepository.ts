@@ -7,13 +7,23 @@ import type { Effect, Option } from "effect"
 import { Context } from "effect"
 import type { Claim } from "./Claim.js"
 import type { CustomDomainLease } from "./CustomDomainRepository.js"
+import type { LimitReached } from "./Errors.js"
 import type { Hostname } from "./Hostname.js"
+import type { LimitValues } from "./Limits.js"
 
 export class ClaimRepository extends Context.Service<
   ClaimRepository,
   {
-    /** False when the account has a claim of this apex already (nothing is changed then). */
-    readonly insert: (claim: Claim) => Effect.Effect<boolean, StorageError>
+    /**
+     * False when the account has a claim of this apex already (nothing is changed then); fails with
+     * `LimitReached` when the account has `limits.claimsPerAccount` claims, or
+     * `limits.pendingClaimsPerAccount` pending ones (a new claim is pending), counted and inserted in
+     * one step: concurrent inserts at a limit never overshoot it.
+     */
+    readonly insert: (
+      claim: Claim,
+      limits: Pick<LimitValues, "claimsPerAccount" | "pendingClaimsPerAccount">
+    ) => Effect.Effect<boolean, LimitReached | StorageError>
     readonly findOwned: (
       account: AccountName,
       apex: Hostname
@@ -24,7 +34,11 @@ export class ClaimRepository extends Context.Service<
     readonly listByApexes: (
       apexes: ReadonlyArray<Hostname>
     ) => Effect.Effect<ReadonlyArray<Claim>, StorageError>
-    /** Replaces the stored claim (same account and apex), ending any lease; false when it is gone. */
+    /**
+     * Replaces the stored claim (same account and apex) while it is still at `claim.version`, ending
+     * any lease; false when it is not (another write came first, or it is gone). What a proof takes
+     * from others is stored with it by `CustomDomainRepository.storeDecided`.
+     */
     readonly update: (claim: Claim) => Effect.Effect<boolean, StorageError>
     /** False when the account had no claim of this apex. */
     readonly remove: (account: AccountName, apex: Hostname) => Effect.Effect<boolean, StorageError>

@@ -9,13 +9,16 @@ import { applyClaimCheck, type Claim, lapseClaim, newClaim } from "./Claim.js"
 import { ClaimRepository } from "./ClaimRepository.js"
 import type { CustomDomain } from "./CustomDomain.js"
 import { hasLostOwnership, loseOwnership } from "./CustomDomainLifecycle.js"
-import { CustomDomainRepository } from "./CustomDomainRepository.js"
+import { CustomDomainRepository, type DecidedWrites } from "./CustomDomainRepository.js"
+import { type Decision, decideAndStore, noWrites, writtenClaim } from "./DecidedWrites.js"
 import { DnsResolver } from "./DnsResolver.js"
 import { ClaimNotFound, InvalidDomainRequest } from "./Errors.js"
 import { hostnameKind } from "./Hostname.js"
+import { Limits } from "./Limits.js"
 import { ownershipLostProblem, ownershipProof } from "./Ownership.js"
 import { OwnershipRepository } from "./OwnershipRepository.js"
 import { customHostname } from "./PlatformSettings.js"
+import { isAnsweredBy } from "./VerifyCooldown.js"
 
 const now = DateTime.nowAsDate
 
@@ -41,7 +44,7 @@ export const createClaim = (account: AccountName, apexText: string) =>
     const claims = yield* ClaimRepository
     const token = yield* Effect.flatMap(OwnershipRepository, (ownership) => ownership.tokenFor(account, apex))
     const claim = newClaim(account, apex, token, yield* now)
-    if (yield* claims.insert(claim)) return { claim, created: true } satisfies CreatedClaim
+    if (yield* claims.insert(claim, yield* Limits)) return { claim, created: true } satisfies CreatedClaim
     const existing = yield* claims.findOwned(account, apex)
     return { claim: Option.getOrElse(existing, () => claim), created: false } satisfies CreatedClaim
   })
@@ -103,20 +106,32 @@ export const checkClaim = (claim: Claim) =>
     } satisfies ClaimCheck
   })
 
-/** Stores what a proved claim took from other accounts (before the claim itself). */
-export const storeClaimTakeover = (check: ClaimCheck) =>
-  Effect.gen(function* () {
-    const claims = yield* ClaimRepository
-    const domains = yield* CustomDomainRepository
-    yield* Effect.forEach(check.rivals, (rival) => claims.update(rival), { discard: true })
-    yield* Effect.forEach(check.losers, (loser) => domains.update(loser), { discard: true })
-  })
+/** What storing a claim check writes: the claim with what it takes, at once (see `storeDecided`). */
+export const claimCheckWrites = (check: ClaimCheck): DecidedWrites => ({
+  domains: check.losers,
+  claims: [...check.rivals, check.claim]
+})
 
-/** Verify clicked: look the record up now. */
+/**
+ * Verify clicked: look the record up now, and store the outcome conditionally on the claims and
+ * domains it was decided from (decided again from what won should another write come first). A
+ * lookup made since the click, or within the cool-down of the last one, answers it as that lookup
+ * left the claim (see `isAnsweredBy`).
+ */
 export const verifyClaim = (account: AccountName, apexText: string) =>
-  Effect.gen(function* () {
-    const check = yield* checkClaim(yield* getClaim(account, apexText))
-    yield* storeClaimTakeover(check)
-    const stored = yield* Effect.flatMap(ClaimRepository, (claims) => claims.update(check.claim))
-    return yield* stored ? Effect.succeed(check.claim) : Effect.fail(new ClaimNotFound({ apex: apexText }))
-  })
+  Effect.flatMap(now, (clickedAt) =>
+    decideAndStore(
+      Effect.gen(function* () {
+        const claim = yield* getClaim(account, apexText)
+        if (yield* isAnsweredBy(claim.lastCheckedAt, clickedAt)) {
+          return { answer: claim, writes: noWrites } satisfies Decision<Claim>
+        }
+        const check = yield* checkClaim(claim)
+        return {
+          answer: writtenClaim(check.claim),
+          writes: claimCheckWrites(check)
+        } satisfies Decision<Claim>
+      }),
+      getClaim(account, apexText)
+    )
+  )

@@ -1,7 +1,7 @@
 /**
  * A custom domain of a project: the DNS record its owner must create, where its verification
- * stands, the ownership record that proves whose it is, and its certificate. `account` and `issuance`
- * (the certificate order) are the service's own bookkeeping, never shown to owners:
+ * stands, the ownership record that proves whose it is, and its certificate. `account`, `issuance`
+ * (the certificate order) and `version` are the service's own bookkeeping, never shown to owners:
  * `CustomDomainResource` is the public shape.
  */
 import { AccountName } from "@petstore/kernel"
@@ -11,6 +11,7 @@ import { Problem } from "./CustomDomainProblem.js"
 import { Hostname, HostnameKind } from "./Hostname.js"
 import { OwnershipRecord } from "./Ownership.js"
 import { ProjectId } from "./Project.js"
+import { StoredVersion } from "./StoredVersion.js"
 import { Timestamp } from "./Timestamp.js"
 import { validatingConstructor } from "./ValidatingConstructor.js"
 
@@ -95,7 +96,12 @@ export class CustomDomain extends Schema.Class<CustomDomain>("CustomDomain")(
     /** The account the project belongs to: the one whose ownership token the record carries. */
     account: AccountName,
     /** Null until the domain verifies. */
-    issuance: Schema.NullOr(Issuance)
+    issuance: Schema.NullOr(Issuance),
+    /**
+     * The stored domain's write count, as read: every write is conditional on it (see
+     * `CustomDomainRepository`), so a decision taken from an older state never lands on a newer one.
+     */
+    version: StoredVersion
   }).annotate({ identifier: "CustomDomain" })
 ) {}
 

@@ -9,14 +9,25 @@ import { Array as Arr, Clock, Duration, Effect, Option } from "effect"
 import { advanceCertificate } from "./CertificateIssuance.js"
 import { type CustomDomain, isCheckDue } from "./CustomDomain.js"
 import { CustomDomainRepository, type HostnameHold, type LeasedWork } from "./CustomDomainRepository.js"
-import { checkDomain, type HostnameOwnership, ownershipFactsOf, storeLosers } from "./CustomDomains.js"
+import { checkDomain, checkWrites, type HostnameOwnership, ownershipFactsOf } from "./CustomDomains.js"
+
+/**
+ * Work done on a leased domain: its result, and where it stands: to be stored with the round's
+ * results, stored already with what it decided for others, or outpaced by another write (not stored).
+ */
+export interface DoneWork {
+  readonly result: CustomDomain
+  readonly state: "toStore" | "stored" | "outpaced"
+}
 
 /**
  * The work due on one domain at `now`: its verification check when that is due (with `ownershipOf`,
  * the ownership facts read for the round), otherwise its certificate. A domain that has just verified
  * gets its order in a job of its own (due at once), so a round of cheap DNS checks that owners are
- * waiting on is never held up by a certificate authority. The domains a check takes the hostname
- * from are stored at once (see `checkDomain`).
+ * waiting on is never held up by a certificate authority. A check that takes the hostname from other
+ * accounts' domains is stored at once with them, all or nothing, each conditional on the state it was
+ * decided from (the domain's write ends its lease); should one of them have changed meanwhile, the
+ * lease goes back and the next round decides again from what won.
  */
 export const workOnCustomDomain = (
   domain: CustomDomain,
@@ -24,11 +35,21 @@ export const workOnCustomDomain = (
   ownershipOf: (hold: HostnameHold) => HostnameOwnership
 ) =>
   Effect.gen(function* () {
-    if (!isCheckDue(domain, now)) return yield* advanceCertificate(domain)
+    if (!isCheckDue(domain, now)) {
+      return { result: yield* advanceCertificate(domain), state: "toStore" } satisfies DoneWork
+    }
     const check = yield* checkDomain(domain, ownershipOf(domain))
-    yield* storeLosers(check)
-    return check.domain
+    if (check.losers.length === 0) return { result: check.domain, state: "toStore" } satisfies DoneWork
+    const stored = yield* Effect.flatMap(CustomDomainRepository, (domains) =>
+      domains.storeDecided(checkWrites(check))
+    )
+    return { result: check.domain, state: stored ? "stored" : "outpaced" } satisfies DoneWork
   })
+
+/** Work done on a leased domain, with the domain as it was claimed. */
+interface LeasedDone extends DoneWork {
+  readonly claimed: CustomDomain
+}
 
 export interface DueCheckOptions {
   /** Identifies this worker's leases; unique per process. */
@@ -77,7 +98,7 @@ export const checkDueCustomDomains = (options: DueCheckOptions) =>
         claimed,
         (domain) =>
           workOnCustomDomain(domain, now, ownershipOf).pipe(
-            Effect.map((result): Option.Option<LeasedWork> => Option.some({ claimed: domain, result })),
+            Effect.map((done): Option.Option<LeasedDone> => Option.some({ claimed: domain, ...done })),
             Effect.withSpan(
               "DomainChecks.job",
               { attributes: { hostname: domain.hostname } },
@@ -87,18 +108,26 @@ export const checkDueCustomDomains = (options: DueCheckOptions) =>
             Effect.catch((error) =>
               Effect.andThen(
                 Effect.logWarning(`work on ${domain.hostname} failed`, error),
-                Effect.as(release(domain), Option.none<LeasedWork>())
+                Effect.as(release(domain), Option.none<LeasedDone>())
               )
             )
           ),
         { concurrency: options.concurrency }
       )
-      const done = Arr.getSomes(results)
+      const works = Arr.getSomes(results)
+      const done = works.filter((work) => work.state === "toStore")
+      // A decision outpaced by another write gives its lease back: the next round decides from what won.
+      yield* Effect.forEach(
+        works.filter((work) => work.state === "outpaced"),
+        (work) => release(work.claimed),
+        { discard: true }
+      )
       // The round's results in one write; when it fails, each is written alone, so that one bad
       // result (or a storage hiccup) gives back only the leases it must.
-      return yield* domains
+      const completed = yield* domains
         .completeChecks(done, options.holder)
         .pipe(Effect.catch(() => Effect.map(Effect.forEach(done, storeAlone), Arr.flatten)))
+      return [...completed, ...works.filter((work) => work.state === "stored").map((work) => work.claimed)]
     })
     // Stopping mid-round gives back every lease still held (a stored result holds none).
     const stored = yield* round.pipe(

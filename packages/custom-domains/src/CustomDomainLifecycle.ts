@@ -16,6 +16,7 @@ import { type Hostname, hostnameKind } from "./Hostname.js"
 import { requestCertificate } from "./IssuanceSchedule.js"
 import { OwnershipRecord, type OwnershipToken, ownershipRecord } from "./Ownership.js"
 import type { ProjectId } from "./Project.js"
+import { firstVersion } from "./StoredVersion.js"
 import { deadlineFrom, nextCheckAt } from "./VerificationSchedule.js"
 import type { VerificationVerdict } from "./VerificationVerdict.js"
 
@@ -46,7 +47,8 @@ export const newCustomDomain = (
     }),
     certificate: noCertificate,
     createdAt: now,
-    issuance: null
+    issuance: null,
+    version: firstVersion
   })
 }
 

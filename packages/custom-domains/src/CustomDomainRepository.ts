@@ -1,17 +1,23 @@
 /**
  * Port: where custom domains are kept. A hostname is in at most one project per account (the store
  * enforces it); several accounts may have it, and ownership decides which one is verified (see
- * `Ownership`): at most one is, the one the edge serves. Checks of due domains are leased, so that
- * several workers share the work without checking one domain twice at once, and a dead worker's
- * leases expire.
+ * `Ownership`): at most one is, the one the edge serves, and the store itself refuses a second.
+ * Checks of due domains are leased, so that several workers share the work without checking one
+ * domain twice at once, and a dead worker's leases expire.
+ *
+ * Every write of a stored domain is conditional on the state it was decided from (its `version`):
+ * a write whose domain changed meanwhile is refused whole, so its caller decides again from the
+ * state that won instead of writing over it.
  */
 
 import type { AccountName, StorageError } from "@petstore/kernel"
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
+import type { Claim } from "./Claim.js"
 import type { CustomDomain, CustomDomainKey } from "./CustomDomain.js"
-import type { HostnameTaken } from "./Errors.js"
+import type { HostnameTaken, LimitReached } from "./Errors.js"
 import type { Hostname } from "./Hostname.js"
+import type { LimitValues } from "./Limits.js"
 import type { ProjectId } from "./Project.js"
 
 export interface CustomDomainLease {
@@ -38,11 +44,28 @@ export interface LeasedWork {
   readonly result: CustomDomain
 }
 
+/**
+ * What one decision writes at once (a check's outcome: the domain, the other accounts' domains that
+ * lose the name to it; a claim's proof: the claim, the claims it lapses and the domains it takes):
+ * each domain and claim as decided from the version it carries.
+ */
+export interface DecidedWrites {
+  readonly domains: ReadonlyArray<CustomDomain>
+  readonly claims: ReadonlyArray<Claim>
+}
+
 export class CustomDomainRepository extends Context.Service<
   CustomDomainRepository,
   {
-    /** Fails with `HostnameTaken` when another project of the same account has this hostname. */
-    readonly insert: (domain: CustomDomain) => Effect.Effect<void, HostnameTaken | StorageError>
+    /**
+     * Fails with `HostnameTaken` when another project of the same account has this hostname, and with
+     * `LimitReached` when its project has `limits.domainsPerProject` domains already (counted and
+     * inserted in one step: concurrent inserts at the limit never overshoot it).
+     */
+    readonly insert: (
+      domain: CustomDomain,
+      limits: Pick<LimitValues, "domainsPerProject">
+    ) => Effect.Effect<void, HostnameTaken | LimitReached | StorageError>
     readonly findInProject: (
       projectId: ProjectId,
       hostname: Hostname
@@ -62,12 +85,22 @@ export class CustomDomainRepository extends Context.Service<
     /** A project's domains, in the order they were added. */
     readonly listByProject: (projectId: ProjectId) => Effect.Effect<ReadonlyArray<CustomDomain>, StorageError>
     /**
-     * Replaces the stored domain (same hostname and project); false when it is gone. It ends any
-     * lease, so a worker's check that started from the older state cannot overwrite this one.
+     * Replaces the stored domain (same hostname and project) while it is still at `domain.version`;
+     * false when it is not (another write came first, or it is gone). It ends any lease, so a
+     * worker's check that started from the older state cannot overwrite this one.
      */
     readonly update: (domain: CustomDomain) => Effect.Effect<boolean, StorageError>
-    /** False when there was no such domain in that project. */
-    readonly remove: (projectId: ProjectId, hostname: Hostname) => Effect.Effect<boolean, StorageError>
+    /**
+     * Stores every domain and claim of `writes` (replacing the stored ones, ending their leases), each
+     * only while it is still at the version it carries, all or nothing: false, and nothing changed,
+     * when one is not, is gone, or when the domains would leave two verified domains of one hostname.
+     */
+    readonly storeDecided: (writes: DecidedWrites) => Effect.Effect<boolean, StorageError>
+    /** The domain removed from that project, as it was; none when there was no such domain. */
+    readonly remove: (
+      projectId: ProjectId,
+      hostname: Hostname
+    ) => Effect.Effect<Option.Option<CustomDomain>, StorageError>
     /**
      * Leases up to `limit` domains whose `nextCheckAt` has passed at `now` and that no live lease
      * holds, oldest due first, to `lease.holder` until `lease.until`.
@@ -83,7 +116,8 @@ export class CustomDomainRepository extends Context.Service<
     readonly releaseLease: (domain: CustomDomainKey, holder: string) => Effect.Effect<void, StorageError>
     /**
      * Stores the results of leased work and ends their leases, each only if `holder` still holds
-     * it, with the events of each change from `claimed` to `result`; the keys stored. A domain missing
+     * it (and, for a verified result, no other domain of its hostname is verified), with the events
+     * of each change from `claimed` to `result`; the keys stored. A domain missing
      * from them lost its lease (expired and taken over, or ended by another write) or was removed.
      * While the lease holds no other write has touched the domain (every other write ends it), so
      * `claimed` is what is stored, and a store need not read it again.

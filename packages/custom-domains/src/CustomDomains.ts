@@ -17,7 +17,14 @@ import {
   restartVerificationWindow,
   withOwnershipRequired
 } from "./CustomDomainLifecycle.js"
-import { CustomDomainRepository, type HostnameHold, isRivalOf } from "./CustomDomainRepository.js"
+import type { Problem } from "./CustomDomainProblem.js"
+import {
+  CustomDomainRepository,
+  type DecidedWrites,
+  type HostnameHold,
+  isRivalOf
+} from "./CustomDomainRepository.js"
+import { type Decision, decideAndStore, noWrites, writtenDomain } from "./DecidedWrites.js"
 import type { DnsAnswer } from "./DnsAnswer.js"
 import * as DnsName from "./DnsName.js"
 import { DnsResolver } from "./DnsResolver.js"
@@ -44,6 +51,8 @@ import { Limits } from "./Limits.js"
 import {
   needsRecord,
   type OwnershipFacts,
+  type OwnershipProof,
+  type OwnershipRequirement,
   ownershipLostProblem,
   ownershipProof,
   ownershipRequirement,
@@ -66,7 +75,8 @@ import {
   recordDeploy
 } from "./Project.js"
 import { ProjectRepository } from "./ProjectRepository.js"
-import { verdictFromDns } from "./VerificationVerdict.js"
+import { type VerificationVerdict, verdictFromDns } from "./VerificationVerdict.js"
+import { isAnsweredBy, isCoolingDown } from "./VerifyCooldown.js"
 
 const now = DateTime.nowAsDate
 
@@ -208,16 +218,33 @@ export const addDomain = (account: AccountName, id: ProjectId, hostnameText: str
       settings.cnameTarget,
       addedAt
     )
-    const repository = yield* CustomDomainRepository
-    yield* repository.insert(domain)
+    const limits = yield* Limits
+    yield* Effect.flatMap(CustomDomainRepository, (repository) => repository.insert(domain, limits))
     // The other accounts' domains are contested from now on: their record is required too.
-    yield* Effect.forEach(
-      rivals.filter((rival) => !rival.ownership.required),
-      (rival) => repository.update(withOwnershipRequired(rival, true)),
-      { discard: true }
-    )
+    yield* Effect.forEach(rivals, markContested, { discard: true })
     return domain
   })
+
+/**
+ * `rival` shows its record as required, decided again from the stored domain should it change
+ * meanwhile.
+ */
+const markContested = (rival: CustomDomain) =>
+  decideAndStore(
+    Effect.map(
+      Effect.flatMap(CustomDomainRepository, (repository) =>
+        repository.findInProject(rival.projectId, rival.hostname)
+      ),
+      (stored): Decision<void> => ({
+        answer: undefined,
+        writes:
+          Option.isNone(stored) || stored.value.ownership.required
+            ? noWrites
+            : { domains: [withOwnershipRequired(stored.value, true)], claims: [] }
+      })
+    ),
+    Effect.void
+  )
 
 /** A hostname from a path: anything that does not normalise names no domain. */
 const findDomain = (account: AccountName, id: ProjectId, hostnameText: string) =>
@@ -305,21 +332,17 @@ export interface DomainCheck {
   readonly losers: ReadonlyArray<CustomDomain>
 }
 
-/**
- * Asks DNS about a domain and applies the verdict with the ownership rules to it and `ownership`, its
- * hostname's (pure rules, observed through the ports). When the domain proves ownership, the other
- * accounts' domains with its hostname lose it; when another account's proved claim covers it, it
- * loses itself.
- */
-export const checkDomain = (domain: CustomDomain, ownership: HostnameOwnership) =>
+/** What a check asked DNS, under the requirement that decided what to ask. */
+export interface CheckObservation {
+  readonly requirement: OwnershipRequirement["_tag"]
+  readonly verdict: VerificationVerdict
+  readonly proof: OwnershipProof | undefined
+  readonly wildcard: ReadonlyArray<Problem>
+}
+
+/** Asks DNS what the rules read under `requirement`: the record, the TXT proof when required, the wildcard probe. */
+const observeCheck = (domain: CustomDomain, requirement: OwnershipRequirement) =>
   Effect.gen(function* () {
-    const checkedAt = yield* now
-    const { facts, rivals } = ownership
-    const requirement = ownershipRequirement(domain.account, facts, checkedAt)
-    if (requirement._tag === "ClaimedByOther") {
-      const lost = ownershipLostProblem(domain.hostname, "claimed", requirement.apex)
-      return { domain: loseOwnership(domain, lost, checkedAt), losers: [] } satisfies DomainCheck
-    }
     const dns = yield* DnsResolver
     const [verdict, proof, wildcard] = yield* Effect.all(
       [
@@ -333,76 +356,181 @@ export const checkDomain = (domain: CustomDomain, ownership: HostnameOwnership) 
       ],
       { concurrency: "unbounded" }
     )
-    const outcome = verdictWithOwnership(domain.hostname, domain.status, domain.ownership, verdict, {
-      requirement,
-      proof,
-      wildcard
-    })
-    const checked = applyVerdict(
-      withOwnershipRequired(domain, needsRecord(requirement)),
-      outcome.verdict,
-      checkedAt
-    )
-    const lost = ownershipLostProblem(domain.hostname, "proved")
-    const losers =
-      outcome.proved && checked.status === "verified"
-        ? rivals
-            .filter((rival) => !hasLostOwnership(rival))
-            .map((rival) => loseOwnership(rival, lost, checkedAt))
-        : []
-    return { domain: checked, losers } satisfies DomainCheck
+    return { requirement: requirement._tag, verdict, proof, wildcard } satisfies CheckObservation
   })
-
-/** Stores the losers of a check (before the winner, so that only one domain is ever verified). */
-export const storeLosers = (check: DomainCheck) =>
-  Effect.flatMap(CustomDomainRepository, (repository) =>
-    Effect.forEach(check.losers, (loser) => repository.update(loser), { discard: true })
-  )
-
-const save = (domain: CustomDomain) =>
-  Effect.flatMap(CustomDomainRepository, (repository) => repository.update(domain)).pipe(
-    Effect.flatMap((stored) =>
-      stored ? Effect.succeed(domain) : Effect.fail(new DomainNotFound({ hostname: domain.hostname }))
-    )
-  )
-
-/** Verify clicked: check DNS now, and give DNS another 48 hours if it does not verify yet. */
-export const verifyNow = (account: AccountName, id: ProjectId, hostnameText: string) =>
-  Effect.gen(function* () {
-    const domain = restartVerificationWindow(yield* findDomain(account, id, hostnameText), yield* now)
-    const check = yield* checkDomain(domain, yield* ownershipOf(domain))
-    yield* storeLosers(check)
-    return yield* save(check.domain)
-  })
-
-/** The certificate as the refusal of Re-verify names it. */
-const certificateState = (domain: CustomDomain): string =>
-  domain.certificate.status === "pending" && domain.certificate.problems.length === 0
-    ? "pending with no problem found"
-    : domain.certificate.status
 
 /**
- * Re-verify, for a verified domain whose certificate something stands in the way of (a problem found
- * while pending, delayed, failed): check DNS again and, if the domain still verifies, ask for the
- * certificate afresh, due at once: the owner who fixed the cause need not wait for the worker's
- * backoff.
+ * The outcome of a check at `checkedAt` of `domain` with `ownership`, its hostname's, from what DNS
+ * said (pure rules). When the domain proves ownership, the other accounts' domains with its hostname
+ * lose it. A domain that lost its name to another account's proof stays lost, while a rival is
+ * verified, until it proves ownership itself: clicking Verify without the record must not make the
+ * loser a contender again.
  */
-export const reverifyDomain = (account: AccountName, id: ProjectId, hostnameText: string) =>
+const decideCheck = (
+  domain: CustomDomain,
+  ownership: HostnameOwnership,
+  requirement: Exclude<OwnershipRequirement, { readonly _tag: "ClaimedByOther" }>,
+  observation: CheckObservation,
+  checkedAt: Date
+): DomainCheck => {
+  const { rivals } = ownership
+  const { proof, verdict, wildcard } = observation
+  const contested = withOwnershipRequired(domain, needsRecord(requirement))
+  const lost = ownershipLostProblem(domain.hostname, "proved")
+  const staysLost =
+    requirement._tag === "Required" &&
+    proof?._tag !== "Found" &&
+    domain.verification.problems.some((problem) => problem.code === "ownership_lost") &&
+    rivals.some((rival) => rival.status === "verified")
+  if (staysLost) return { domain: loseOwnership(contested, lost, checkedAt), losers: [] }
+  const outcome = verdictWithOwnership(domain.hostname, domain.status, domain.ownership, verdict, {
+    requirement,
+    proof,
+    wildcard
+  })
+  const checked = applyVerdict(contested, outcome.verdict, checkedAt)
+  const losers =
+    outcome.proved && checked.status === "verified"
+      ? rivals
+          .filter((rival) => !hasLostOwnership(rival))
+          .map((rival) => loseOwnership(rival, lost, checkedAt))
+      : []
+  return { domain: checked, losers }
+}
+
+/**
+ * Asks DNS about a domain and applies the verdict with the ownership rules to it and `ownership`, its
+ * hostname's (see `decideCheck`); when another account's proved claim covers it, it loses itself.
+ * `observed`, what an earlier attempt of the same decision asked, is used again when it was asked
+ * under the same requirement: a decision taken again after a lost race reads the new state, not DNS
+ * again. The observation comes back with the outcome.
+ */
+export const checkDomain = (
+  domain: CustomDomain,
+  ownership: HostnameOwnership,
+  observed?: CheckObservation
+) =>
   Effect.gen(function* () {
-    const domain = yield* findDomain(account, id, hostnameText)
-    if (domain.status !== "verified" || !isRetryable(domain.certificate)) {
-      return yield* new NotReverifiable({
-        hostname: domain.hostname,
-        reason: `re-verify is for a verified domain whose certificate is delayed, failed, or pending with a problem found; this one is ${domain.status}, its certificate ${certificateState(domain)}`
-      })
-    }
     const checkedAt = yield* now
-    const check = yield* checkDomain(restartVerificationWindow(domain, checkedAt), yield* ownershipOf(domain))
-    yield* storeLosers(check)
-    const checked = check.domain
-    return yield* save(checked.status === "verified" ? requestCertificate(checked, checkedAt) : checked)
+    const requirement = ownershipRequirement(domain.account, ownership.facts, checkedAt)
+    if (requirement._tag === "ClaimedByOther") {
+      const lost = ownershipLostProblem(domain.hostname, "claimed", requirement.apex)
+      return { domain: loseOwnership(domain, lost, checkedAt), losers: [], observation: observed }
+    }
+    const observation =
+      observed !== undefined && observed.requirement === requirement._tag
+        ? observed
+        : yield* observeCheck(domain, requirement)
+    return { ...decideCheck(domain, ownership, requirement, observation, checkedAt), observation }
   })
 
+/** What storing a check writes: the losers and the domain, at once (see `storeDecided`). */
+export const checkWrites = (check: DomainCheck): DecidedWrites => ({
+  domains: [...check.losers, check.domain],
+  claims: []
+})
+
+/** A decision on a domain, with what DNS said for it (to be used again if it must be taken again). */
+interface DomainDecision extends Decision<CustomDomain> {
+  readonly observation?: CheckObservation | undefined
+}
+
+/**
+ * A decision on the domain of `account`'s project taken from its stored state, and stored
+ * conditionally on it (see `decideAndStore`): `decide` gets the stored domain and what DNS said in an
+ * earlier attempt, if any. A domain gone meanwhile is not found; when other writes keep coming first,
+ * the answer is the domain as they left it.
+ */
+const decideOnDomain = <E, R>(
+  account: AccountName,
+  id: ProjectId,
+  hostnameText: string,
+  decide: (
+    stored: CustomDomain,
+    observed: CheckObservation | undefined
+  ) => Effect.Effect<DomainDecision, E, R>
+) =>
+  Effect.suspend(() => {
+    let observed: CheckObservation | undefined
+    return decideAndStore(
+      Effect.gen(function* () {
+        const decision = yield* decide(yield* findDomain(account, id, hostnameText), observed)
+        observed = decision.observation ?? observed
+        return decision
+      }),
+      findDomain(account, id, hostnameText)
+    )
+  })
+
+/**
+ * Verify clicked: check DNS now, and give DNS another 48 hours if it does not verify yet. A check made
+ * since the click, or within the cool-down of the last check, answers it as that check left the
+ * domain (see `isAnsweredBy`).
+ */
+export const verifyNow = (account: AccountName, id: ProjectId, hostnameText: string) =>
+  Effect.flatMap(now, (clickedAt) =>
+    decideOnDomain(account, id, hostnameText, (stored, observed) =>
+      Effect.gen(function* () {
+        if (yield* isAnsweredBy(stored.verification.lastCheckedAt, clickedAt)) {
+          return { answer: stored, writes: noWrites } satisfies DomainDecision
+        }
+        const checkedAt = yield* now
+        const domain = restartVerificationWindow(stored, checkedAt)
+        const check = yield* checkDomain(domain, yield* ownershipOf(domain), observed)
+        return {
+          answer: writtenDomain(check.domain),
+          writes: checkWrites(check),
+          observation: check.observation
+        } satisfies DomainDecision
+      })
+    )
+  )
+
+/**
+ * Re-verify, for a verified domain whose certificate is not issued (pending, with or without a
+ * problem found, delayed, failed): check DNS again and, if the domain still verifies, ask for the
+ * certificate afresh, due at once: the owner who fixed the cause need not wait for the worker's
+ * backoff. Within the cool-down of the last check the domain is not checked again: the certificate
+ * is asked for afresh on the stored verdict (its order checks the record and CAA again anyway).
+ */
+export const reverifyDomain = (account: AccountName, id: ProjectId, hostnameText: string) =>
+  decideOnDomain(account, id, hostnameText, (stored, observed) =>
+    Effect.gen(function* () {
+      if (stored.status !== "verified" || !isRetryable(stored.certificate)) {
+        return yield* new NotReverifiable({
+          hostname: stored.hostname,
+          reason: `re-verify is for a verified domain whose certificate is not issued; this one is ${stored.status}, its certificate ${stored.certificate.status}`
+        })
+      }
+      const checkedAt = yield* now
+      if (yield* isCoolingDown(stored.verification.lastCheckedAt, checkedAt)) {
+        const asked = requestCertificate(stored, checkedAt)
+        return {
+          answer: writtenDomain(asked),
+          writes: { domains: [asked], claims: [] }
+        } satisfies DomainDecision
+      }
+      const check = yield* checkDomain(
+        restartVerificationWindow(stored, checkedAt),
+        yield* ownershipOf(stored),
+        observed
+      )
+      const checked =
+        check.domain.status === "verified" ? requestCertificate(check.domain, checkedAt) : check.domain
+      return {
+        answer: writtenDomain(checked),
+        writes: checkWrites({ ...check, domain: checked }),
+        observation: check.observation
+      } satisfies DomainDecision
+    })
+  )
+
+/**
+ * Removes the domain. What follows is decided from the row actually deleted, as it was then (a
+ * check may have changed it since it was read): only a verified one was served with the hostname's
+ * certificate and is a release of the name; another account's domain with the same hostname keeps
+ * whatever the winner has.
+ */
 export const removeDomain = (account: AccountName, id: ProjectId, hostnameText: string) =>
   Effect.gen(function* () {
     const domain = yield* findDomain(account, id, hostnameText)
@@ -411,10 +539,11 @@ export const removeDomain = (account: AccountName, id: ProjectId, hostnameText: 
     if (Option.isSome(stored)) {
       yield* projects.saveConfig(id, withoutDomain(stored.value, domain.hostname, yield* defaultHostname(id)))
     }
-    yield* Effect.flatMap(CustomDomainRepository, (repository) => repository.remove(id, domain.hostname))
-    // Only the verified domain is served with the hostname's certificate; another account's domain
-    // with the same hostname keeps whatever the winner has.
-    if (domain.status === "verified") {
+    const removed = yield* Effect.flatMap(CustomDomainRepository, (repository) =>
+      repository.remove(id, domain.hostname)
+    )
+    if (Option.isNone(removed)) return yield* new DomainNotFound({ hostname: hostnameText })
+    if (removed.value.status === "verified") {
       const removedAt = yield* now
       yield* Effect.flatMap(OwnershipRepository, (ownership) =>
         ownership.recordRelease(account, domain.hostname, removedAt)

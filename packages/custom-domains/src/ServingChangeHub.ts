@@ -104,19 +104,25 @@ export const announcingCustomDomains: Layer.Layer<
     const hub = yield* ServingChangeHub
     const announce = announcing(hub)
     const hostname = (name: string) => announce({ _tag: "Hostname", hostname: name })
+    const everyHostname =
+      (names: ReadonlyArray<string>) =>
+      <A, E, R>(operation: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+        Effect.ensuring(
+          operation,
+          Effect.sync(() => {
+            for (const name of names) hub.publish({ _tag: "Hostname", hostname: name })
+          })
+        )
     return CustomDomainRepository.of({
       ...domains,
-      insert: (domain) => hostname(domain.hostname)(domains.insert(domain)),
+      insert: (domain, limits) => hostname(domain.hostname)(domains.insert(domain, limits)),
       update: (domain) => hostname(domain.hostname)(domains.update(domain)),
+      storeDecided: (writes) =>
+        everyHostname(writes.domains.map((domain) => domain.hostname))(domains.storeDecided(writes)),
       remove: (projectId, name) => hostname(name)(domains.remove(projectId, name)),
       // Claims and leases change no status: only what a check stores does.
       completeChecks: (work, holder) =>
-        Effect.ensuring(
-          domains.completeChecks(work, holder),
-          Effect.sync(() => {
-            for (const { result } of work) hub.publish({ _tag: "Hostname", hostname: result.hostname })
-          })
-        )
+        everyHostname(work.map(({ result }) => result.hostname))(domains.completeChecks(work, holder))
     })
   })
 )
@@ -134,7 +140,8 @@ export const announcingCertificates: Layer.Layer<
     const hostname = (name: string) => announce({ _tag: "Hostname", hostname: name })
     return CertificateStore.of({
       ...certificates,
-      save: (name, certificate) => hostname(name)(certificates.save(name, certificate)),
+      save: (issuedFor, certificate) =>
+        hostname(issuedFor.hostname)(certificates.save(issuedFor, certificate)),
       remove: (name) => hostname(name)(certificates.remove(name))
     })
   })

@@ -19,6 +19,7 @@ export {
 } from "./CaaPolicy.js"
 export { advanceCertificate, diagnoseCertificate } from "./CertificateIssuance.js"
 export {
+  type CertificateHolder,
   CertificateIssuer,
   CertificateIssuerError,
   CertificateStore,
@@ -58,13 +59,14 @@ export {
   type ClaimCheck,
   type CreatedClaim,
   checkClaim,
+  claimCheckWrites,
   createClaim,
   deleteClaim,
   getClaim,
   listClaims,
-  storeClaimTakeover,
   verifyClaim
 } from "./Claims.js"
+export { claimLimitRefusal, domainLimitRefusal } from "./CountLimits.js"
 export {
   Certificate,
   CertificateStatus,
@@ -102,14 +104,17 @@ export { Problem, ProblemCode } from "./CustomDomainProblem.js"
 export {
   type CustomDomainLease,
   CustomDomainRepository,
+  type DecidedWrites,
   type HostnameHold,
   isRivalOf,
   type LeasedWork
 } from "./CustomDomainRepository.js"
 export {
   addDomain,
+  type CheckObservation,
   changePlan,
   checkDomain,
+  checkWrites,
   createProject,
   type DomainCheck,
   type EdgeLookups,
@@ -129,9 +134,16 @@ export {
   resolveEdge,
   resolveEdgeFrom,
   reverifyDomain,
-  storeLosers,
   verifyNow
 } from "./CustomDomains.js"
+export {
+  type Decision,
+  decideAndStore,
+  decisionAttempts,
+  noWrites,
+  writtenClaim,
+  writtenDomain
+} from "./DecidedWrites.js"
 export { CaaRecord, DnsAnswer, DnsFailure, DnsFailureReason, DnsNoRecords, DnsRecords } from "./DnsAnswer.js"
 export { DnsResolver } from "./DnsResolver.js"
 export {
@@ -240,6 +252,7 @@ export {
   servingChangesLayer
 } from "./ServingChangeHub.js"
 export { type ServingChange, type ServingChangeListener, ServingChanges } from "./ServingChanges.js"
+export { firstVersion, StoredVersion } from "./StoredVersion.js"
 export { Timestamp } from "./Timestamp.js"
 export { validatingConstructor } from "./ValidatingConstructor.js"
 export {
@@ -251,6 +264,7 @@ export {
   windowStartOf
 } from "./VerificationSchedule.js"
 export { type DnsObservation, type VerificationVerdict, verdictFromDns } from "./VerificationVerdict.js"
+export { isAnsweredBy, isCoolingDown, VerifyCooldown, verifyCooldownDefault } from "./VerifyCooldown.js"
 export {
   CreatedWebhookResource,
   createdWebhookResource,

@@ -353,6 +353,28 @@ describe("certificate issuance by the worker", () => {
   )
 })
 
+describe("a certificate issued for a domain that changed meanwhile", () => {
+  it.effect("is not kept, and the worker's result not stored: another write came first", () =>
+    Effect.gen(function* () {
+      const world = yield* FakeWorld
+      yield* verified
+      // While the worker checks the domain before its order, another write changes it (the owner
+      // clicks Verify, another account takes the name): the issued certificate is not for it.
+      yield* world.duringLookup(hostname, world.rewriteDirectly(hostname))
+      const round = yield* checkDueCustomDomains(options)
+      expect(round).toMatchObject({ claimed: 1, completed: 0, abandoned: 1 })
+      expect(yield* world.storedCertificate(hostname)).toEqual(Option.none())
+      expect((yield* current).certificate.status).toBe("pending")
+
+      // With nothing in the way, the next round keeps it.
+      yield* world.duringLookup(hostname, Effect.void)
+      yield* runWorkerFor("10 seconds", "1 second")
+      expect(Option.isSome(yield* world.storedCertificate(hostname))).toBe(true)
+      expect((yield* current).certificate.status).toBe("issued")
+    }).pipe(Effect.provide(fakeWorld))
+  )
+})
+
 describe("a delay set by the application (CertificateDelay)", () => {
   const fiveMinutes = Layer.succeed(CertificateDelay, Duration.minutes(5))
 
@@ -419,18 +441,31 @@ describe("Re-verify", () => {
     return error instanceof NotReverifiable ? error.reason : ""
   })
 
-  it.effect("refuses a certificate pending with no problem found, before and after its order opens", () =>
-    Effect.gen(function* () {
-      const world = yield* FakeWorld
-      yield* world.setCa("stalls")
-      yield* verified
-      expect(yield* refused).toBe(
-        "re-verify is for a verified domain whose certificate is delayed, failed, or pending with a problem found; this one is verified, its certificate pending with no problem found"
-      )
-      yield* checkDueCustomDomains(options)
-      expect((yield* current).issuance?.order).not.toBeNull()
-      expect(yield* refused).toContain("pending with no problem found")
-    }).pipe(Effect.provide(fakeWorld))
+  it.effect(
+    "accepts a certificate pending with no problem found, before and after its order opens: asked for afresh, due at once",
+    () =>
+      Effect.gen(function* () {
+        const world = yield* FakeWorld
+        yield* world.setCa("stalls")
+        yield* verified
+        const now = yield* Clock.currentTimeMillis
+        const before = yield* reverifyDomain(acme, handbook, hostname)
+        expect(before.certificate).toMatchObject({ status: "pending", problems: [] })
+        expect(before.issuance).toStrictEqual(
+          new Issuance({ requestedAt: new Date(now), order: null, nextAttemptAt: new Date(now), attempts: 0 })
+        )
+        expect(yield* current).toStrictEqual(before)
+        yield* checkDueCustomDomains(options)
+        const opened = yield* current
+        expect(opened.issuance?.order).not.toBeNull()
+        yield* TestClock.adjust("1 second")
+        // An open order the CA sits on is dropped for a fresh one: what Re-verify is for.
+        const after = yield* reverifyDomain(acme, handbook, hostname)
+        expect(after.certificate.status).toBe("pending")
+        expect(after.issuance?.order).toBeNull()
+        expect(after.issuance?.nextAttemptAt).toStrictEqual(new Date(now + 1000))
+        expect(yield* current).toStrictEqual(after)
+      }).pipe(Effect.provide(fakeWorld))
   )
 
   it.effect("refuses an issued certificate, and one whose refused renewal is shown", () =>

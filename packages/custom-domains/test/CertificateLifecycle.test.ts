@@ -169,7 +169,7 @@ describe("isRetryable (what Re-verify accepts)", () => {
     ["delayed with causes", certificate("delayed", [caaBlocks]), true],
     ["delayed without a cause found", certificate("delayed"), true],
     ["failed", certificate("failed", [caaBlocks]), true],
-    ["pending with no problem found", certificate("pending"), false],
+    ["pending with no problem found", certificate("pending"), true],
     ["issued", certificate("issued"), false],
     ["issued with a refused renewal shown", certificate("issued", [caaBlocks]), false],
     ["none", certificate("none"), false]

@@ -46,7 +46,7 @@ describe("newClaim", () => {
     expect(claim.createdAt).toStrictEqual(t0)
   })
 
-  it("encodes to the contract's Claim, without its account or schedule", () => {
+  it("encodes to the contract's Claim, with its last check, without its account, schedule or version", () => {
     expect(Schema.encodeSync(ClaimResource)(proved)).toStrictEqual({
       apex: "example.com",
       status: "verified",
@@ -54,7 +54,8 @@ describe("newClaim", () => {
         name: "_petstore-challenge.example.com",
         value: "petstore-verification=0123456789abcdef0123456789abcdef"
       },
-      verifiedAt: "2027-03-01T13:00:00.000Z"
+      verifiedAt: "2027-03-01T13:00:00.000Z",
+      lastCheckedAt: "2027-03-01T13:00:00.000Z"
     })
   })
 })

@@ -139,16 +139,43 @@ describe("a squatted name (another account added it first)", () => {
       expect(lost.verification.nextCheckAt).toBeNull()
       expect(yield* resolveEdge(docs)).toStrictEqual(serves(handbook))
 
-      // Verify does not bring the squatter back: the record there is not its own.
+      // Verify does not bring the squatter back, not even as a contender: the record there is not
+      // its own, so it stays lost to the account that proved the name.
       const retried = yield* verifyNow(rival, guide, docs)
-      expect(retried.status).toBe("pending")
-      expect(codes(retried.verification.problems)).toStrictEqual(["ownership_required"])
-      expect(retried.verification.problems[0]?.found).toStrictEqual([
-        'TXT "v=spf1 -all"',
-        `TXT "${added.ownership.value}"`
-      ])
+      expect(retried.status).toBe("failed")
+      expect(codes(retried.verification.problems)).toStrictEqual(["ownership_lost"])
+      expect(retried.ownership.required).toBe(true)
+      expect(yield* world.lookups).toContain(`txt ${retried.ownership.name}`)
       expect(Option.getOrThrow(yield* world.storedDomain(docs, handbook)).status).toBe("verified")
       expect(yield* resolveEdge(docs)).toStrictEqual(serves(handbook))
+    }).pipe(Effect.provide(fakeWorld))
+  )
+})
+
+describe("a lost name", () => {
+  it.effect("is won back by its loser once the loser's own record replaces the winner's", () =>
+    Effect.gen(function* () {
+      const world = yield* twoAccounts
+      yield* world.setDns(docs, cnameToTarget)
+      yield* addDomain(rival, guide, docs)
+      expect((yield* verifyNow(rival, guide, docs)).status).toBe("verified")
+      const added = yield* addDomain(acme, handbook, docs)
+      yield* publishRecord(added)
+      expect((yield* verifyNow(acme, handbook, docs)).status).toBe("verified")
+      const lost = yield* verifyNow(rival, guide, docs)
+      expect(lost.status).toBe("failed")
+      expect(codes(lost.verification.problems)).toStrictEqual(["ownership_lost"])
+      expect(yield* resolveEdge(docs)).toStrictEqual(serves(handbook))
+
+      // The name changes hands in DNS: the record there is the rival's now.
+      yield* publishRecord(lost)
+      const back = yield* verifyNow(rival, guide, docs)
+      expect(back.status).toBe("verified")
+      expect(back.verification.problems).toStrictEqual([])
+      const former = Option.getOrThrow(yield* world.storedDomain(docs, handbook))
+      expect(former.status).toBe("failed")
+      expect(codes(former.verification.problems)).toStrictEqual(["ownership_lost"])
+      expect(yield* resolveEdge(docs)).toStrictEqual(serves(guide))
     }).pipe(Effect.provide(fakeWorld))
   )
 })

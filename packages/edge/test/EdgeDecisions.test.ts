@@ -18,8 +18,7 @@ import {
   loseOwnership,
   ownershipLostProblem,
   putDomainConfig,
-  recordProjectDeploy,
-  storeLosers
+  recordProjectDeploy
 } from "@petstore/custom-domains"
 import { AccountName } from "@petstore/kernel"
 import { Clock, Effect, Option } from "effect"
@@ -93,13 +92,16 @@ layer(edgeOver(countedMemoryStores), { excludeTestServices: true, timeout: 60_00
         const domains = yield* CustomDomainRepository
         const stored = yield* domains.findInProject(projectId, hostname)
         if (Option.isNone(stored)) return yield* Effect.die("the domain is stored")
-        yield* domains.update(new CustomDomain({ ...stored.value, status: "pending" }))
         yield* issueCertificate(hostname)
+        const pending = new CustomDomain({ ...stored.value, status: "pending" })
+        expect(yield* domains.update(pending)).toBe(true)
         const port = yield* ports
         const ca = yield* trustedRoot
         expect((yield* handshake(port.https, ca, hostname))._tag).toBe("Refused")
         expect((yield* http(port.http, { host: hostname })).status).toBe(404)
-        yield* domains.update(new CustomDomain({ ...stored.value, status: "verified" }))
+        // Verified again, decided from the pending domain as stored (its next version).
+        const again = new CustomDomain({ ...pending, status: "verified", version: pending.version + 1 })
+        expect(yield* domains.update(again)).toBe(true)
         expect((yield* handshake(port.https, ca, hostname))._tag).toBe("Accepted")
         expect((yield* https(port.https, { host: hostname, ca })).status).toBe(200)
       })
@@ -127,15 +129,16 @@ layer(edgeOver(countedMemoryStores), { excludeTestServices: true, timeout: 60_00
         expect((yield* https(port.https, { host: hostname, ca, agent })).status).toBe(200)
         expect(yield* lookups).toEqual(kept)
 
-        // The contender proves ownership: its check stores the loser first, as the worker does.
+        // The contender's proof takes the name: the loser's write is what must drop it (the winner,
+        // stored with it, would be served for its own project).
         const domains = yield* CustomDomainRepository
         const stored = yield* domains.findInProject(projectId, hostname)
         if (Option.isNone(stored)) return yield* Effect.die("the domain is stored")
         const lostAt = new Date(yield* Clock.currentTimeMillis)
-        const winner = new CustomDomain({ ...contender, status: "verified" })
         const loser = loseOwnership(stored.value, ownershipLostProblem(hostname, "proved"), lostAt)
         expect(loser.status).toBe("failed")
-        yield* storeLosers({ domain: winner, losers: [loser] })
+        expect(contender.status).toBe("pending")
+        expect(yield* domains.update(loser)).toBe(true)
 
         // The very next request, on the connection opened while it was served, and the next handshake.
         const afterLoss = yield* https(port.https, { host: hostname, ca, agent })
@@ -146,7 +149,7 @@ layer(edgeOver(countedMemoryStores), { excludeTestServices: true, timeout: 60_00
         expect((yield* http(port.http, { host: hostname })).status).toBe(404)
 
         // The winner, once stored verified, is served as its own project.
-        yield* domains.update(winner)
+        expect(yield* domains.update(new CustomDomain({ ...contender, status: "verified" }))).toBe(true)
         const won = yield* https(port.https, { host: hostname, ca })
         expect(won.status).toBe(200)
         expect(won.body).toContain("kept-rival")

@@ -6,14 +6,15 @@
 import { Agent } from "node:https"
 import { describe, expect, layer } from "@effect/vitest"
 import {
-  addDomain,
+  CustomDomain,
+  CustomDomainRepository,
   changePlan,
   DomainConfig,
   DomainRedirect,
   putDomainConfig,
   removeDomain
 } from "@petstore/custom-domains"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { EdgeAddresses } from "../src/EdgeServer.js"
 import { derOf, handshake, https, raw } from "./support/EdgeClient.js"
 import {
@@ -102,8 +103,13 @@ layer(TestEdgeLive, { excludeTestServices: true, timeout: 60_000 })("the HTTPS l
     it.effect("for a pending domain, even with a certificate in the store", () =>
       Effect.gen(function* () {
         const projectId = yield* deployedProject("tls-pending")
-        const domain = yield* addDomain(account, projectId, "docs.tls-pending.com")
-        yield* issueCertificate(domain.hostname)
+        const hostname = yield* verifiedDomain(projectId, "docs.tls-pending.com")
+        yield* issueCertificate(hostname)
+        // Pending again (its certificate stays in the store).
+        const domains = yield* CustomDomainRepository
+        const stored = yield* domains.findInProject(projectId, hostname)
+        if (Option.isNone(stored)) return yield* Effect.die("the domain is stored")
+        expect(yield* domains.update(new CustomDomain({ ...stored.value, status: "pending" }))).toBe(true)
         const result = yield* handshake(yield* httpsPort, yield* trustedRoot, "docs.tls-pending.com")
         expect(result._tag).toBe("Refused")
       })

@@ -14,15 +14,19 @@ import {
 } from "@petstore/custom-domains"
 import { Effect } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { claimNotFound, invalidDomainRequest } from "./DomainErrors.js"
+import { claimNotFound, invalidDomainRequest, limitReached } from "./DomainErrors.js"
 import { storageUnavailable } from "./StorageUnavailable.js"
 
-/** What a claim's account sees of it: none of the service's bookkeeping (account, check times). */
+/**
+ * What a claim's account sees of it: when it was last checked (the cool-down of Verify runs from
+ * then), none of the service's bookkeeping (account, next check, version).
+ */
 const publicFields = (claim: Claim) => ({
   apex: claim.apex,
   status: claim.status,
   txt: claim.txt,
-  verifiedAt: claim.verifiedAt
+  verifiedAt: claim.verifiedAt,
+  lastCheckedAt: claim.lastCheckedAt
 })
 
 const view = (claim: Claim) => new ClaimView(publicFields(claim))
@@ -36,7 +40,11 @@ export const ClaimsHandlers = HttpApiBuilder.group(PetstoreApi, "claims", (handl
     .handle("createClaim", ({ payload }) =>
       Effect.flatMap(callerAccount, (account) => createClaim(account, payload.apex)).pipe(
         Effect.map(({ claim, created }) => (created ? new NewClaimView(publicFields(claim)) : view(claim))),
-        Effect.catchTags({ InvalidDomainRequest: invalidDomainRequest, StorageError: storageUnavailable })
+        Effect.catchTags({
+          InvalidDomainRequest: invalidDomainRequest,
+          LimitReached: limitReached,
+          StorageError: storageUnavailable
+        })
       )
     )
     .handle("listClaims", () =>

@@ -126,6 +126,7 @@ export const ProjectsHandlers = HttpApiBuilder.group(PetstoreApi, "projects", (h
           DeployRequired: deployRequired,
           HostnameTaken: hostnameTaken,
           DomainClaimed: domainClaimed,
+          LimitReached: limitReached,
           StorageError: storageUnavailable
         })
       )

@@ -13,6 +13,7 @@ interface ClaimBody {
   readonly status: "pending" | "verified"
   readonly txt: { readonly name: string; readonly value: string }
   readonly verifiedAt: string | null
+  readonly lastCheckedAt: string | null
 }
 
 type Caller = "alice" | "bob"
@@ -37,7 +38,7 @@ const expectClaim = (response: Response, status: number) =>
   Effect.gen(function* () {
     const body = (yield* json(response)) as ClaimBody
     expect(response.status, JSON.stringify(body)).toBe(status)
-    expect(Object.keys(body).sort()).toEqual(["apex", "status", "txt", "verifiedAt"])
+    expect(Object.keys(body).sort()).toEqual(["apex", "lastCheckedAt", "status", "txt", "verifiedAt"])
     expect(body.txt).toEqual({ name: `_petstore-challenge.${body.apex}`, value: expect.any(String) })
     expect(body.txt.value).toMatch(/^petstore-verification=[0-9a-f]{32}$/)
     return body
@@ -57,7 +58,10 @@ const expectNotFound = (response: Response, apex: string) =>
     expect(body.message).toBe(`no claim of ${JSON.stringify(apex)}`)
   })
 
-layer(TestServerLive(MemoryStore.layer, { dns: dns.layer }), { excludeTestServices: true })(
+// The cases share one account's claims, more than the 5 pending at once the contract allows.
+const roomy = { claimsPerAccount: 100, pendingClaimsPerAccount: 100 }
+
+layer(TestServerLive(MemoryStore.layer, { dns: dns.layer, limits: roomy }), { excludeTestServices: true })(
   "claims",
   (it) => {
     describe("POST /v1/claims", () => {
@@ -193,7 +197,13 @@ layer(TestServerLive(MemoryStore.layer, { dns: dns.layer }), { excludeTestServic
           expect(new Set(listed).size).toBe(listed.length)
           const full = (yield* json(yield* listClaims())) as { readonly claims: ReadonlyArray<ClaimBody> }
           for (const claim of full.claims) {
-            expect(Object.keys(claim).sort()).toEqual(["apex", "status", "txt", "verifiedAt"])
+            expect(Object.keys(claim).sort()).toEqual([
+              "apex",
+              "lastCheckedAt",
+              "status",
+              "txt",
+              "verifiedAt"
+            ])
           }
         })
       )
@@ -279,7 +289,10 @@ layer(TestServerLive(MemoryStore.layer, { dns: dns.layer }), { excludeTestServic
             _tag: "Records",
             records: ["petstore-verification=someone-else"]
           })
-          expect(yield* expectClaim(yield* verifyClaim("verify-me.com"), 200)).toEqual(claim)
+          const checked = yield* expectClaim(yield* verifyClaim("verify-me.com"), 200)
+          expect(checked).toEqual({ ...claim, lastCheckedAt: checked.lastCheckedAt })
+          expect(claim.lastCheckedAt).toBeNull()
+          expect(new Date(checked.lastCheckedAt ?? "").toISOString()).toBe(checked.lastCheckedAt)
         })
       )
 
@@ -295,11 +308,18 @@ layer(TestServerLive(MemoryStore.layer, { dns: dns.layer }), { excludeTestServic
             expect(yield* expectClaim(yield* getClaim("verify-me.com"), 200)).toEqual(verified)
 
             yield* dns.setTxt(claim.txt.name, { _tag: "Failure", reason: "timeout", detail: "no answer" })
-            expect(yield* expectClaim(yield* verifyClaim("verify-me.com"), 200)).toEqual(verified)
+            const unanswered = yield* expectClaim(yield* verifyClaim("verify-me.com"), 200)
+            expect(unanswered).toEqual({ ...verified, lastCheckedAt: unanswered.lastCheckedAt })
 
             yield* dns.setTxt(claim.txt.name, { _tag: "NoRecords", reason: "nxdomain" })
             const lapsed = yield* expectClaim(yield* verifyClaim("verify-me.com"), 200)
-            expect(lapsed).toEqual({ ...claim, status: "pending", verifiedAt: null })
+            expect(lapsed).toEqual({
+              ...claim,
+              status: "pending",
+              verifiedAt: null,
+              lastCheckedAt: lapsed.lastCheckedAt
+            })
+            expect(lapsed.lastCheckedAt).not.toBeNull()
           })
       )
 
@@ -332,9 +352,10 @@ layer(TestServerLive(MemoryStore.layer, { dns: dns.layer }), { excludeTestServic
 
             // Alice's record proves Alice's claim only.
             yield* dns.setTxt(alices.txt.name, { _tag: "Records", records: [alices.txt.value] })
-            expect((yield* expectClaim(yield* verifyClaim("tenant.com", "bob"), 200)).status).toBe("pending")
+            const bobsChecked = yield* expectClaim(yield* verifyClaim("tenant.com", "bob"), 200)
+            expect(bobsChecked).toEqual({ ...bobs, lastCheckedAt: bobsChecked.lastCheckedAt })
             expect((yield* expectClaim(yield* verifyClaim("tenant.com"), 200)).status).toBe("verified")
-            expect(yield* expectClaim(yield* getClaim("tenant.com", "bob"), 200)).toEqual(bobs)
+            expect(yield* expectClaim(yield* getClaim("tenant.com", "bob"), 200)).toEqual(bobsChecked)
 
             // Bob deleting his claim leaves Alice's.
             expect((yield* deleteClaim("tenant.com", "bob")).status).toBe(204)

@@ -1,26 +1,26 @@
 /**
  * ClaimRepository in memory: one claim per account and apex, in insertion order, each with its
- * recheck lease. Every operation reads and writes in one atomic `Ref` update, so concurrent inserts
- * never store two claims of one apex for an account and concurrent claims never lease one twice.
+ * recheck lease, kept in the table the domains are (`MemoryDomainTable`), so that a claim's proof and
+ * the domains it takes are stored in one update (`CustomDomainRepository.storeDecided`). Every
+ * operation reads and writes in one atomic `Ref` update, so concurrent inserts never store two claims
+ * of one apex for an account nor overshoot its limits, concurrent claims never lease one twice, and a write is applied only
+ * while the claim is at the version it was decided from.
  */
-import { type Claim, ClaimRepository, type CustomDomainLease } from "@petstore/custom-domains"
-import type { AccountName } from "@petstore/kernel"
+import {
+  type Claim,
+  ClaimRepository,
+  claimLimitRefusal,
+  type LimitReached,
+  writtenClaim
+} from "@petstore/custom-domains"
 import { Effect, HashMap, Layer, Option, Order, Ref } from "effect"
-
-interface StoredClaim {
-  readonly claim: Claim
-  /** Insertion order, for listing. */
-  readonly position: number
-  readonly lease: Option.Option<CustomDomainLease>
-}
-
-interface ClaimTable {
-  readonly nextPosition: number
-  readonly claims: HashMap.HashMap<string, StoredClaim>
-}
-
-// Neither an account name nor a DNS name has a line break, so the pair's text names it alone.
-const keyOf = (account: AccountName, apex: string): string => `${account}\n${apex}`
+import {
+  claimKeyOf,
+  type DomainTable,
+  MemoryDomainTable,
+  type StoredClaim,
+  layer as tableLayer
+} from "./MemoryDomainTable.js"
 
 const byPosition: Order.Order<StoredClaim> = Order.mapInput(
   Order.Number,
@@ -42,8 +42,8 @@ const isDue = (stored: StoredClaim, now: number): boolean =>
 const heldBy = (stored: StoredClaim, holder: string): boolean =>
   Option.exists(stored.lease, (lease) => lease.holder === holder)
 
-export const make: Effect.Effect<ClaimRepository["Service"]> = Effect.map(
-  Ref.make<ClaimTable>({ nextPosition: 0, claims: HashMap.empty() }),
+export const make: Effect.Effect<ClaimRepository["Service"], never, MemoryDomainTable> = Effect.map(
+  MemoryDomainTable,
   (table) => {
     const select = (keep: (claim: Claim) => boolean) =>
       Effect.map(Ref.get(table), ({ claims }) =>
@@ -53,42 +53,63 @@ export const make: Effect.Effect<ClaimRepository["Service"]> = Effect.map(
           .map((stored) => stored.claim)
       )
 
-    /** Replaces the stored claim, ending its lease, when `condition` holds for it; true when it did. */
+    /** Writes the stored claim, ending its lease, when `condition` holds for it; true when it did. */
     const replaceIf = (claim: Claim, condition: (stored: StoredClaim) => boolean): Effect.Effect<boolean> =>
-      Ref.modify(table, (current): [boolean, ClaimTable] => {
-        const key = keyOf(claim.account, claim.apex)
+      Ref.modify(table, (current): [boolean, DomainTable] => {
+        const key = claimKeyOf(claim)
         const stored = HashMap.get(current.claims, key)
         if (Option.isNone(stored) || !condition(stored.value)) return [false, current]
-        const replaced: StoredClaim = { ...stored.value, claim, lease: Option.none() }
+        const replaced: StoredClaim = {
+          ...stored.value,
+          claim: writtenClaim(claim, stored.value.claim.version),
+          lease: Option.none()
+        }
         return [true, { ...current, claims: HashMap.set(current.claims, key, replaced) }]
       })
 
     return ClaimRepository.of({
-      insert: (claim) =>
-        Ref.modify(table, (current): [boolean, ClaimTable] => {
-          const key = keyOf(claim.account, claim.apex)
-          if (HashMap.has(current.claims, key)) return [false, current]
-          const stored: StoredClaim = { claim, position: current.nextPosition, lease: Option.none() }
-          return [
-            true,
-            { nextPosition: current.nextPosition + 1, claims: HashMap.set(current.claims, key, stored) }
-          ]
-        }),
+      insert: (claim, limits) =>
+        Effect.flatten(
+          Ref.modify(table, (current): [Effect.Effect<boolean, LimitReached>, DomainTable] => {
+            const key = claimKeyOf(claim)
+            if (HashMap.has(current.claims, key)) return [Effect.succeed(false), current]
+            const owned = [...HashMap.values(current.claims)].filter(
+              (stored) => stored.claim.account === claim.account
+            )
+            const refusal = claimLimitRefusal(
+              {
+                total: owned.length,
+                pending: owned.filter((stored) => stored.claim.status === "pending").length
+              },
+              limits
+            )
+            if (refusal !== undefined) return [Effect.fail(refusal), current]
+            const stored: StoredClaim = { claim, position: current.nextClaimPosition, lease: Option.none() }
+            return [
+              Effect.succeed(true),
+              {
+                ...current,
+                nextClaimPosition: current.nextClaimPosition + 1,
+                claims: HashMap.set(current.claims, key, stored)
+              }
+            ]
+          })
+        ),
       findOwned: (account, apex) =>
         Effect.map(Ref.get(table), ({ claims }) =>
-          Option.map(HashMap.get(claims, keyOf(account, apex)), (stored) => stored.claim)
+          Option.map(HashMap.get(claims, claimKeyOf({ account, apex })), (stored) => stored.claim)
         ),
       listByAccount: (account) => select((claim) => claim.account === account),
       listByApexes: (apexes) => select((claim) => apexes.includes(claim.apex)),
-      update: (claim) => replaceIf(claim, () => true),
+      update: (claim) => replaceIf(claim, (stored) => stored.claim.version === claim.version),
       remove: (account, apex) =>
-        Ref.modify(table, (current): [boolean, ClaimTable] => {
-          const key = keyOf(account, apex)
+        Ref.modify(table, (current): [boolean, DomainTable] => {
+          const key = claimKeyOf({ account, apex })
           if (!HashMap.has(current.claims, key)) return [false, current]
           return [true, { ...current, claims: HashMap.remove(current.claims, key) }]
         }),
       claimDue: (now, limit, lease) =>
-        Ref.modify(table, (current): [ReadonlyArray<Claim>, ClaimTable] => {
+        Ref.modify(table, (current): [ReadonlyArray<Claim>, DomainTable] => {
           const at = now.getTime()
           const leased = [...HashMap.values(current.claims)]
             .filter((stored) => isDue(stored, at))
@@ -96,10 +117,7 @@ export const make: Effect.Effect<ClaimRepository["Service"]> = Effect.map(
             .slice(0, Math.max(0, limit))
           const claims = leased.reduce(
             (all, stored) =>
-              HashMap.set(all, keyOf(stored.claim.account, stored.claim.apex), {
-                ...stored,
-                lease: Option.some(lease)
-              }),
+              HashMap.set(all, claimKeyOf(stored.claim), { ...stored, lease: Option.some(lease) }),
             current.claims
           )
           return [leased.map((stored) => stored.claim), { ...current, claims }]
@@ -112,7 +130,7 @@ export const make: Effect.Effect<ClaimRepository["Service"]> = Effect.map(
       releaseLease: (account, apex, holder) =>
         Ref.update(table, (current) => ({
           ...current,
-          claims: HashMap.modify(current.claims, keyOf(account, apex), (stored) =>
+          claims: HashMap.modify(current.claims, claimKeyOf({ account, apex }), (stored) =>
             heldBy(stored, holder) ? { ...stored, lease: Option.none() } : stored
           )
         }))
@@ -120,4 +138,7 @@ export const make: Effect.Effect<ClaimRepository["Service"]> = Effect.map(
   }
 )
 
-export const layer: Layer.Layer<ClaimRepository> = Layer.effect(ClaimRepository, make)
+/** The repository on a table of its own: for what needs claims alone. `MemoryStore` shares its table. */
+export const layer: Layer.Layer<ClaimRepository> = Layer.effect(ClaimRepository, make).pipe(
+  Layer.provide(tableLayer)
+)

@@ -1,26 +1,35 @@
 /**
  * CustomDomainRepository in memory: domains keyed by project and hostname, each with its insertion
  * position and its check lease. A hostname is in at most one project per account, but several
- * accounts may hold it. Every operation, a claim included, reads and writes in one atomic `Ref`
- * update, so concurrent inserts never give one account a hostname twice and concurrent claims never
- * lease one domain twice; every write appends the events of its change in that same update (see
+ * accounts may hold it, at most one of them verified, and a project at most its limit of domains
+ * (counted in the insert's own update). Every operation, a claim included, reads and
+ * writes in one atomic `Ref` update, so concurrent inserts never give one account a hostname twice,
+ * concurrent claims never lease one domain twice, and a write is applied only while each domain (and
+ * claim) it writes is at the version it was decided from and no second domain of a hostname would be
+ * verified; every write appends the events of its change in that same update (see
  * `MemoryDomainTable`), at the time the Clock tells.
  */
 import {
   type CustomDomain,
   type CustomDomainKey,
   CustomDomainRepository,
+  type DecidedWrites,
   DnsName,
   type DomainEventRepository,
+  domainLimitRefusal,
   type Hostname,
   HostnameTaken,
   isRivalOf,
+  type LimitReached,
   type ProjectId,
-  workDueAt
+  workDueAt,
+  writtenClaim,
+  writtenDomain
 } from "@petstore/custom-domains"
 import { Clock, Effect, HashMap, Layer, Option, Order, Ref } from "effect"
 import * as MemoryDomainEventRepository from "./MemoryDomainEventRepository.js"
 import {
+  claimKeyOf,
   type DomainTable,
   keyOf,
   MemoryDomainTable,
@@ -65,6 +74,21 @@ const isDue = (stored: StoredDomain, now: number): boolean =>
 const heldBy = (stored: StoredDomain, holder: string): boolean =>
   Option.exists(stored.lease, (lease) => lease.holder === holder)
 
+/** Whether another domain than `domain` with its hostname is verified in `table`. */
+const hasOtherVerified = (table: DomainTable, domain: CustomDomain): boolean => {
+  const key = keyOf(domain)
+  for (const [otherKey, stored] of HashMap.entries(table.domains)) {
+    if (
+      otherKey !== key &&
+      stored.domain.hostname === domain.hostname &&
+      stored.domain.status === "verified"
+    ) {
+      return true
+    }
+  }
+  return false
+}
+
 /** When a write happens: its events occurred then. */
 const currentTime: Effect.Effect<Date> = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
@@ -77,39 +101,101 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, Memor
         [...HashMap.values(domains)].filter((stored) => keep(stored.domain)).sort(order)
       )
 
-    /** Replaces the stored domain and ends its lease when `condition` holds for it; true when it did. */
+    /**
+     * `current` with `domain` written over the stored one (its lease ended), when `condition` holds
+     * for the stored one and no other domain of its hostname would be verified; none otherwise.
+     */
+    const writtenOver = (
+      current: DomainTable,
+      domain: CustomDomain,
+      condition: (stored: StoredDomain) => boolean,
+      occurredAt: Date
+    ): Option.Option<DomainTable> => {
+      const key = keyOf(domain)
+      const stored = HashMap.get(current.domains, key)
+      if (Option.isNone(stored) || !condition(stored.value)) return Option.none()
+      if (domain.status === "verified" && hasOtherVerified(current, domain)) return Option.none()
+      const written = writtenDomain(domain, stored.value.domain.version)
+      const replaced: StoredDomain = { ...stored.value, domain: written, lease: Option.none() }
+      const changed = { ...current, domains: HashMap.set(current.domains, key, replaced) }
+      return Option.some(withEventsOf(changed, stored.value.domain, written, occurredAt))
+    }
+
+    /** Writes the stored domain when `condition` holds for it (see `writtenOver`); true when it did. */
     const replaceIf = (
       domain: CustomDomain,
       condition: (stored: StoredDomain) => boolean,
       occurredAt: Date
     ): Effect.Effect<boolean> =>
-      Ref.modify(table, (current): [boolean, DomainTable] => {
-        const key = keyOf(domain)
-        const stored = HashMap.get(current.domains, key)
-        if (Option.isNone(stored) || !condition(stored.value)) return [false, current]
-        const replaced: StoredDomain = { ...stored.value, domain, lease: Option.none() }
-        const changed = { ...current, domains: HashMap.set(current.domains, key, replaced) }
-        return [true, withEventsOf(changed, stored.value.domain, domain, occurredAt)]
-      })
+      Ref.modify(table, (current): [boolean, DomainTable] =>
+        Option.match(writtenOver(current, domain, condition, occurredAt), {
+          onNone: () => [false, current],
+          onSome: (changed) => [true, changed]
+        })
+      )
+
+    /** `current` with every write of `writes` applied, each at the version it carries; none if one is not. */
+    const decidedOver = (
+      current: DomainTable,
+      writes: DecidedWrites,
+      occurredAt: Date
+    ): Option.Option<DomainTable> => {
+      const claimsAsDecided = writes.claims.every((claim) =>
+        Option.exists(
+          HashMap.get(current.claims, claimKeyOf(claim)),
+          (stored) => stored.claim.version === claim.version
+        )
+      )
+      if (!claimsAsDecided) return Option.none()
+      const claims = writes.claims.reduce(
+        (all, claim) =>
+          HashMap.modify(all, claimKeyOf(claim), (stored) => ({
+            ...stored,
+            claim: writtenClaim(claim),
+            lease: Option.none()
+          })),
+        current.claims
+      )
+      // Those that stop being verified first: the verified one must not meet its former holder.
+      const ordered = [...writes.domains].sort(
+        (a, b) => Number(a.status === "verified") - Number(b.status === "verified")
+      )
+      return ordered.reduce(
+        (table: Option.Option<DomainTable>, domain) =>
+          Option.flatMap(table, (changed) =>
+            writtenOver(changed, domain, (stored) => stored.domain.version === domain.version, occurredAt)
+          ),
+        Option.some<DomainTable>({ ...current, claims })
+      )
+    }
 
     return CustomDomainRepository.of({
-      insert: (domain) =>
+      insert: (domain, limits) =>
         Effect.flatMap(currentTime, (occurredAt) =>
           Effect.flatten(
-            Ref.modify(table, (current): [Effect.Effect<void, HostnameTaken>, DomainTable] => {
+            Ref.modify(table, (current): [Effect.Effect<void, HostnameTaken | LimitReached>, DomainTable] => {
               const key = keyOf(domain)
+              const stored = [...HashMap.values(current.domains)]
               const taken =
                 HashMap.has(current.domains, key) ||
-                [...HashMap.values(current.domains)].some(
-                  (stored) =>
-                    stored.domain.hostname === domain.hostname && stored.domain.account === domain.account
+                stored.some(
+                  (other) =>
+                    other.domain.hostname === domain.hostname && other.domain.account === domain.account
                 )
               if (taken) return [Effect.fail(new HostnameTaken({ hostname: domain.hostname })), current]
-              const stored: StoredDomain = { domain, position: current.nextPosition, lease: Option.none() }
+              const refusal = domainLimitRefusal(
+                stored.filter((other) => other.domain.projectId === domain.projectId).length,
+                limits
+              )
+              if (refusal !== undefined) return [Effect.fail(refusal), current]
               const added = {
                 ...current,
                 nextPosition: current.nextPosition + 1,
-                domains: HashMap.set(current.domains, key, stored)
+                domains: HashMap.set(current.domains, key, {
+                  domain,
+                  position: current.nextPosition,
+                  lease: Option.none()
+                })
               }
               return [Effect.void, withEventsOf(added, undefined, domain, occurredAt)]
             })
@@ -140,15 +226,29 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, Memor
           (found) => found.map((stored) => stored.domain)
         ),
       update: (domain) =>
-        Effect.flatMap(currentTime, (occurredAt) => replaceIf(domain, () => true, occurredAt)),
+        Effect.flatMap(currentTime, (occurredAt) =>
+          replaceIf(domain, (stored) => stored.domain.version === domain.version, occurredAt)
+        ),
+      storeDecided: (writes) =>
+        Effect.flatMap(currentTime, (occurredAt) =>
+          Ref.modify(table, (current): [boolean, DomainTable] =>
+            Option.match(decidedOver(current, writes, occurredAt), {
+              onNone: () => [false, current],
+              onSome: (changed) => [true, changed]
+            })
+          )
+        ),
       remove: (projectId, hostname) =>
         Effect.flatMap(currentTime, (occurredAt) =>
-          Ref.modify(table, (current): [boolean, DomainTable] => {
+          Ref.modify(table, (current): [Option.Option<CustomDomain>, DomainTable] => {
             const key = keyOf({ projectId, hostname })
             const stored = HashMap.get(current.domains, key)
-            if (Option.isNone(stored)) return [false, current]
+            if (Option.isNone(stored)) return [Option.none(), current]
             const removed = { ...current, domains: HashMap.remove(current.domains, key) }
-            return [true, withEventsOf(removed, stored.value.domain, undefined, occurredAt)]
+            return [
+              Option.some(stored.value.domain),
+              withEventsOf(removed, stored.value.domain, undefined, occurredAt)
+            ]
           })
         ),
       claimDue: (now, limit, lease) =>

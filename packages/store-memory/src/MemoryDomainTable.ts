@@ -1,15 +1,19 @@
 /**
  * The custom domains of the in-memory store and the events of their changes (the outbox), with the
- * webhooks those events are owed to and their deliveries, in one `Ref`: a change, its events and
- * their deliveries are one atomic update, so no reader ever sees the one without the others. Shared
- * by the domain repository, which writes domains and events; the event repository, which reads and
- * forgets events (their deliveries with them); and the webhook repositories.
+ * webhooks those events are owed to and their deliveries, and the claims, in one `Ref`: a change, its
+ * events and their deliveries are one atomic update, so no reader ever sees the one without the
+ * others, a claim's proof is stored with the domains it takes in one, and a certificate is kept only
+ * while the domain it was issued for is as it was. Shared by the domain
+ * repository, which writes domains and events (and claims with them); the claim repository; the event
+ * repository, which reads and forgets events (their deliveries with them); and the webhook
+ * repositories.
  *
  * Each event appended is owed to every webhook of its project stored by then that listens to its
  * type (`events` null: every type): a delivery due when the event occurred. A delivery keeps its lease
  * and the attempts recorded at it, which go with it (its webhook removed, its event forgotten).
  */
 import {
+  type Claim,
   type CustomDomain,
   type CustomDomainKey,
   type CustomDomainLease,
@@ -18,6 +22,7 @@ import {
   DomainEventId,
   domainEventTypes,
   type ProjectId,
+  type StoredCertificate,
   type Webhook,
   WebhookDelivery,
   type WebhookDeliveryKey,
@@ -51,6 +56,13 @@ export interface StoredDelivery {
   readonly attempts: ReadonlyArray<RecordedAttempt>
 }
 
+export interface StoredClaim {
+  readonly claim: Claim
+  /** Insertion order, for listing. */
+  readonly position: number
+  readonly lease: Option.Option<CustomDomainLease>
+}
+
 export interface DomainTable {
   readonly nextPosition: number
   readonly domains: HashMap.HashMap<string, StoredDomain>
@@ -63,6 +75,11 @@ export interface DomainTable {
   /** Keyed by `deliveryKeyOf`. */
   readonly deliveries: HashMap.HashMap<string, StoredDelivery>
   readonly nextAttemptPosition: number
+  readonly nextClaimPosition: number
+  /** Keyed by `claimKeyOf`. */
+  readonly claims: HashMap.HashMap<string, StoredClaim>
+  /** By hostname: a certificate is kept only for a verified domain as it was issued for (see `MemoryCertificateStore`). */
+  readonly certificates: HashMap.HashMap<string, StoredCertificate>
 }
 
 export class MemoryDomainTable extends Context.Service<MemoryDomainTable, Ref.Ref<DomainTable>>()(
@@ -79,12 +96,19 @@ export const layer: Layer.Layer<MemoryDomainTable> = Layer.effect(
     nextWebhookPosition: 0,
     webhooks: HashMap.empty(),
     deliveries: HashMap.empty(),
-    nextAttemptPosition: 0
+    nextAttemptPosition: 0,
+    nextClaimPosition: 0,
+    claims: HashMap.empty(),
+    certificates: HashMap.empty()
   })
 )
 
 // Neither a project id nor a hostname has a line break, so the pair's text names it alone.
 export const keyOf = (key: CustomDomainKey): string => `${key.projectId}\n${key.hostname}`
+
+// Neither an account name nor a DNS name has a line break, so the pair's text names a claim alone.
+export const claimKeyOf = (claim: Pick<Claim, "account" | "apex">): string =>
+  `${claim.account}\n${claim.apex}`
 
 // Neither id has a line break, so the pair's text names one delivery alone.
 export const deliveryKeyOf = (key: WebhookDeliveryKey): string => `${key.webhookId}\n${key.eventId}`

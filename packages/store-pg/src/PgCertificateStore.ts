@@ -1,5 +1,7 @@
 /**
- * CertificateStore on PostgreSQL: one `certificates` row per hostname, replaced on each save. The
+ * CertificateStore on PostgreSQL: one `certificates` row per hostname, replaced on each save, and
+ * saved only while the domain it was issued for is stored verified at the version its order was
+ * settled from. The
  * private key is stored only as PrivateKeyCipher's encrypted text, bound to the hostname; reading it
  * back with another secret fails (a `StorageError` saying so) rather than serving a wrong key. The
  * row references its domain, so a certificate can only be kept for a stored domain and goes when the
@@ -26,16 +28,25 @@ export const make: Effect.Effect<CertificateStore["Service"], never, SqlClient.S
     const sql = yield* SqlClient.SqlClient
     const cipher = yield* PrivateKeyCipher
 
-    const upsert = SqlSchema.void({
-      Request: CertificateRow,
-      execute: (row) => sql`
+    // Only for the domain as its order was settled from, still verified; locked as it is read, so a
+    // write of the domain waits for this one (and this one, for a write under way, reads its outcome).
+    const upsert = SqlSchema.findAll({
+      Request: Schema.Struct({ row: CertificateRow, projectId: Schema.String, version: Schema.Int }),
+      Result: Schema.Struct({ hostname: Schema.String }),
+      execute: ({ projectId, row, version }) => sql`
       insert into certificates (hostname, certificate_pem, chain_pem, private_key_encrypted, not_after,
         updated_at)
-      values (${row.hostname}, ${row.certificatePem}, ${row.chainPem}, ${row.privateKeyEncrypted},
-        ${row.notAfter}, now())
+      select ${row.hostname}, ${row.certificatePem}, ${row.chainPem}, ${row.privateKeyEncrypted},
+        ${row.notAfter}, now()
+      where exists (
+        select from custom_domains
+        where project_id = ${projectId} and hostname = ${row.hostname} and status = 'verified'
+          and version = ${version}
+        for share)
       on conflict (hostname) do update set certificate_pem = excluded.certificate_pem,
         chain_pem = excluded.chain_pem, private_key_encrypted = excluded.private_key_encrypted,
-        not_after = excluded.not_after, updated_at = excluded.updated_at`
+        not_after = excluded.not_after, updated_at = excluded.updated_at
+      returning hostname`
     })
 
     const findByHostname = SqlSchema.findOneOption({
@@ -47,9 +58,13 @@ export const make: Effect.Effect<CertificateStore["Service"], never, SqlClient.S
       from certificates where hostname = ${hostname}`
     })
 
+    // A domain of the hostname verified again by then has the certificate kept now.
     const remove = SqlSchema.void({
       Request: Hostname,
-      execute: (hostname) => sql`delete from certificates where hostname = ${hostname}`
+      execute: (hostname) => sql`
+        delete from certificates
+        where hostname = ${hostname}
+          and not exists (select from custom_domains where hostname = ${hostname} and status = 'verified')`
     })
 
     const decrypted = (row: CertificateRow) =>
@@ -64,17 +79,22 @@ export const make: Effect.Effect<CertificateStore["Service"], never, SqlClient.S
       )
 
     return CertificateStore.of({
-      save: (hostname, certificate) =>
+      save: ({ hostname, projectId, version }, certificate) =>
         cipher.encrypt(certificate.privateKeyPem, hostname).pipe(
           Effect.flatMap((privateKeyEncrypted) =>
             upsert({
-              hostname,
-              certificatePem: certificate.certificatePem,
-              chainPem: certificate.chainPem,
-              privateKeyEncrypted,
-              notAfter: certificate.notAfter
+              row: {
+                hostname,
+                certificatePem: certificate.certificatePem,
+                chainPem: certificate.chainPem,
+                privateKeyEncrypted,
+                notAfter: certificate.notAfter
+              },
+              projectId,
+              version
             })
           ),
+          Effect.map((kept) => kept.length > 0),
           storageOperation("CertificateStore.save")
         ),
       find: (hostname) =>

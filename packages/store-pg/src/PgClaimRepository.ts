@@ -3,60 +3,26 @@
  * a second insert does nothing whatever the concurrency). The TXT record is jsonb in the claim
  * schema's encoded form; every row is decoded into a `Claim` again.
  *
+ * A new claim is counted against its account's limits and added in one transaction under an advisory
+ * lock of the account's, so concurrent claims at a limit never overshoot it.
+ *
  * Rechecks are leased as domain checks are: one statement selects the due, unleased rows oldest
  * first `for update skip locked` and leases them, so concurrent workers never lease one claim twice;
- * storing results and giving a lease back are conditional on the lease holder.
+ * storing results and giving a lease back are conditional on the lease holder. Any other write is
+ * conditional on the version it was decided from, and bumps it (so does a leased result).
  */
-import { Claim, ClaimRecord, ClaimRepository, ClaimStatus, Hostname } from "@petstore/custom-domains"
+import {
+  type Claim,
+  ClaimRepository,
+  claimLimitRefusal,
+  Hostname,
+  type LimitValues
+} from "@petstore/custom-domains"
 import { AccountName } from "@petstore/kernel"
-import { Effect, Layer, Schema, SchemaTransformation } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import { ClaimFromRow, type ClaimRow, claimColumns, storeClaimRows } from "./internal/ClaimRows.js"
 import { storageOperation } from "./internal/storageOperation.js"
-
-/** A `claims` row as selected below: jsonb parsed by @effect/sql-pg, timestamps as `Date`. */
-const ClaimRow = Schema.Struct({
-  account: Schema.String,
-  apex: Schema.String,
-  status: ClaimStatus,
-  txt: Schema.toEncoded(ClaimRecord),
-  verifiedAt: Schema.NullOr(Schema.Date),
-  createdAt: Schema.Date,
-  lastCheckedAt: Schema.NullOr(Schema.Date),
-  nextCheckAt: Schema.NullOr(Schema.Date)
-})
-type ClaimRow = typeof ClaimRow.Type
-
-const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString())
-const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso))
-
-/** A row decoded into a `Claim` (every field checked again), and a claim encoded into a row. */
-const ClaimFromRow = ClaimRow.pipe(
-  Schema.decodeTo(
-    Claim,
-    SchemaTransformation.transform({
-      decode: (row) => ({
-        apex: row.apex,
-        status: row.status,
-        txt: row.txt,
-        verifiedAt: isoOrNull(row.verifiedAt),
-        account: row.account,
-        createdAt: row.createdAt.toISOString(),
-        lastCheckedAt: isoOrNull(row.lastCheckedAt),
-        nextCheckAt: isoOrNull(row.nextCheckAt)
-      }),
-      encode: (claim): ClaimRow => ({
-        account: claim.account,
-        apex: claim.apex,
-        status: claim.status,
-        txt: claim.txt,
-        verifiedAt: dateOrNull(claim.verifiedAt),
-        createdAt: new Date(claim.createdAt),
-        lastCheckedAt: dateOrNull(claim.lastCheckedAt),
-        nextCheckAt: dateOrNull(claim.nextCheckAt)
-      })
-    })
-  )
-)
 
 /** A claim's key: what names one row, and what comes back of the rows changed. */
 const ClaimKey = Schema.Struct({ account: AccountName, apex: Hostname })
@@ -67,35 +33,55 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
   function* () {
     const sql = yield* SqlClient.SqlClient
 
-    const columns = sql.literal(`account, apex, status, txt, verified_at as "verifiedAt",
-      created_at as "createdAt", last_checked_at as "lastCheckedAt", next_check_at as "nextCheckAt"`)
+    const columns = sql.literal(claimColumns)
+    const storeRows = (rows: ReadonlyArray<ClaimRow>, condition: Statement.Fragment) =>
+      storeClaimRows(sql, rows, condition)
 
-    /**
-     * Stores `rows` (every field but key and creation) and ends their leases, in one statement, each
-     * only where `condition` (on `stored`) also holds; the keys of those changed come back.
-     */
-    const storeRows = (rows: ReadonlyArray<ClaimRow>, condition: Statement.Fragment) => sql`
-      update claims as stored set
-        status = result.status, txt = result.txt, verified_at = result."verifiedAt",
-        last_checked_at = result."lastCheckedAt", next_check_at = result."nextCheckAt",
-        lease_holder = null, lease_until = null
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as result(
-        account text, apex text, status text, txt jsonb, "verifiedAt" timestamptz,
-        "lastCheckedAt" timestamptz, "nextCheckAt" timestamptz)
-      where stored.account = result.account and stored.apex = result.apex ${condition}
-      returning stored.account, stored.apex`
-
-    const insert = SqlSchema.findAll({
+    const insertRow = SqlSchema.findAll({
       Request: ClaimFromRow,
       Result: ClaimKey,
       execute: (row) => sql`
         insert into claims (account, apex, status, txt, verified_at, created_at, last_checked_at,
-          next_check_at)
+          next_check_at, version)
         values (${row.account}, ${row.apex}, ${row.status}, ${JSON.stringify(row.txt)}::jsonb,
-          ${row.verifiedAt}, ${row.createdAt}, ${row.lastCheckedAt}, ${row.nextCheckAt})
+          ${row.verifiedAt}, ${row.createdAt}, ${row.lastCheckedAt}, ${row.nextCheckAt}, ${row.version})
         on conflict (account, apex) do nothing
         returning account, apex`
     })
+
+    /** Whether the account claims the apex already, and how many claims it has, how many pending. */
+    const countOwned = SqlSchema.findOne({
+      Request: ClaimKey,
+      Result: Schema.Struct({ exists: Schema.Boolean, total: Schema.Int, pending: Schema.Int }),
+      execute: ({ account, apex }) => sql`
+        select bool_or(apex = ${apex}) is true as exists, count(*)::int as total,
+          (count(*) filter (where status = 'pending'))::int as pending
+        from claims where account = ${account}`
+    })
+
+    // The first key of the advisory locks that serialise an account's new claims ("clms").
+    const accountLockSpace = 0x636c6d73
+
+    /**
+     * Counts the account's claims and adds this one in one transaction under an advisory lock of the
+     * account's, taken first: two claims at a limit are counted one after the other, never both from
+     * the same count. A claim of an apex the account has already is not added, whatever the counts.
+     */
+    const insert = (
+      claim: Claim,
+      limits: Pick<LimitValues, "claimsPerAccount" | "pendingClaimsPerAccount">
+    ) =>
+      sql.withTransaction(
+        Effect.gen(function* () {
+          yield* sql`select pg_advisory_xact_lock(${accountLockSpace}, hashtext(${claim.account}))`
+          const owned = yield* countOwned(claim)
+          if (owned.exists) return false
+          // Refused, nothing is written: the refusal travels as the answer, apart from storage failures.
+          const refusal = claimLimitRefusal(owned, limits)
+          if (refusal !== undefined) return refusal
+          return (yield* insertRow(claim)).length > 0
+        })
+      )
 
     const findOwned = SqlSchema.findOneOption({
       Request: ClaimKey,
@@ -122,7 +108,7 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
     const update = SqlSchema.findAll({
       Request: ClaimFromRow,
       Result: ClaimKey,
-      execute: (row) => storeRows([row], sql``)
+      execute: (row) => storeRows([row], sql`and stored.version = result.version`)
     })
 
     const remove = SqlSchema.findAll({
@@ -146,7 +132,8 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
             limit ${limit}
             for update skip locked)
           returning ${columns}, position)
-        select account, apex, status, txt, "verifiedAt", "createdAt", "lastCheckedAt", "nextCheckAt"
+        select account, apex, status, txt, "verifiedAt", "createdAt", "lastCheckedAt", "nextCheckAt",
+          version
         from leased order by "nextCheckAt", position`
     })
 
@@ -165,10 +152,12 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
     })
 
     return ClaimRepository.of({
-      insert: (claim) =>
-        insert(claim).pipe(
-          Effect.map((rows) => rows.length > 0),
-          storageOperation("ClaimRepository.insert")
+      insert: (claim, limits) =>
+        insert(claim, limits).pipe(
+          storageOperation("ClaimRepository.insert"),
+          Effect.flatMap((outcome) =>
+            typeof outcome === "boolean" ? Effect.succeed(outcome) : Effect.fail(outcome)
+          )
         ),
       findOwned: (account, apex) =>
         findOwned({ account, apex }).pipe(storageOperation("ClaimRepository.findOwned")),

@@ -22,6 +22,7 @@ import ownership from "./migrations/0009_ownership.js"
 import domainEvents from "./migrations/0010_domain_events.js"
 import webhooks from "./migrations/0011_webhooks.js"
 import projectsByAccount from "./migrations/0012_projects_by_account.js"
+import conditionalWrites from "./migrations/0013_conditional_writes.js"
 
 /** Keys are `<id>_<name>`; ids must only grow. */
 export const migrations = {
@@ -36,7 +37,8 @@ export const migrations = {
   "0009_ownership": ownership,
   "0010_domain_events": domainEvents,
   "0011_webhooks": webhooks,
-  "0012_projects_by_account": projectsByAccount
+  "0012_projects_by_account": projectsByAccount,
+  "0013_conditional_writes": conditionalWrites
 }
 
 /** Where applied migrations are recorded. */

@@ -12,6 +12,7 @@ import {
   CertificateStore,
   CustomDomainRepository,
   defaultLimits,
+  ProjectId,
   ProjectRepository
 } from "@petstore/custom-domains"
 import { ContractFixtures } from "@petstore/testing"
@@ -47,10 +48,10 @@ for (const [name, client] of bothServers) {
         Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
           const certificates = yield* CertificateStore
-          const domain = yield* ContractFixtures.storedDomain()
+          const domain = yield* ContractFixtures.verifiedStoredDomain()
           const certificate = yield* ContractFixtures.freshCertificate()
           const pem = Redacted.value(certificate.privateKeyPem)
-          yield* certificates.save(domain.hostname, certificate)
+          yield* certificates.save(domain, certificate)
 
           const [row] = yield* encryptedKeyOf(sql, domain.hostname)
           const encrypted = row?.encrypted ?? ""
@@ -67,7 +68,7 @@ for (const [name, client] of bothServers) {
             expect(everything[0]?.row).not.toContain(line)
           }
           // Saving the same key again encrypts it afresh.
-          yield* certificates.save(domain.hostname, certificate)
+          yield* certificates.save(domain, certificate)
           const [again] = yield* encryptedKeyOf(sql, domain.hostname)
           expect(again?.encrypted).not.toBe(encrypted)
         })
@@ -78,10 +79,10 @@ for (const [name, client] of bothServers) {
         () =>
           Effect.gen(function* () {
             const certificates = yield* CertificateStore
-            const domain = yield* ContractFixtures.storedDomain()
+            const domain = yield* ContractFixtures.verifiedStoredDomain()
             const certificate = yield* ContractFixtures.freshCertificate()
             const pem = Redacted.value(certificate.privateKeyPem)
-            yield* certificates.save(domain.hostname, certificate)
+            yield* certificates.save(domain, certificate)
 
             const other = yield* storeWithSecret(otherSecret)
             const error = yield* Effect.flip(other.find(domain.hostname))
@@ -114,9 +115,12 @@ for (const [name, client] of bothServers) {
         Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
           const certificates = yield* CertificateStore
-          const [a, b] = [yield* ContractFixtures.storedDomain(), yield* ContractFixtures.storedDomain()]
-          yield* certificates.save(a.hostname, yield* ContractFixtures.freshCertificate())
-          yield* certificates.save(b.hostname, yield* ContractFixtures.freshCertificate())
+          const [a, b] = [
+            yield* ContractFixtures.verifiedStoredDomain(),
+            yield* ContractFixtures.verifiedStoredDomain()
+          ]
+          yield* certificates.save(a, yield* ContractFixtures.freshCertificate())
+          yield* certificates.save(b, yield* ContractFixtures.freshCertificate())
           yield* sql`
           update certificates set private_key_encrypted =
             (select private_key_encrypted from certificates where hostname = ${a.hostname})
@@ -132,18 +136,19 @@ for (const [name, client] of bothServers) {
           const sql = yield* SqlClient.SqlClient
           const certificates = yield* CertificateStore
           const domains = yield* CustomDomainRepository
-          const domain = yield* ContractFixtures.storedDomain()
-          yield* certificates.save(domain.hostname, yield* ContractFixtures.freshCertificate())
-          expect(yield* domains.remove(domain.projectId, domain.hostname)).toBe(true)
+          const domain = yield* ContractFixtures.verifiedStoredDomain()
+          yield* certificates.save(domain, yield* ContractFixtures.freshCertificate())
+          expect(Option.isSome(yield* domains.remove(domain.projectId, domain.hostname))).toBe(true)
           expect(yield* certificates.find(domain.hostname)).toEqual(Option.none())
           // Added again, the hostname starts without a certificate.
-          yield* domains.insert(domain)
+          yield* domains.insert(domain, defaultLimits)
           expect(yield* certificates.find(domain.hostname)).toEqual(Option.none())
 
           // A removed project takes its domains, and so their certificates.
-          yield* certificates.save(domain.hostname, yield* ContractFixtures.freshCertificate())
-          yield* sql`delete from projects where id = ${domain.projectId}`
-          expect(yield* certificates.find(domain.hostname)).toEqual(Option.none())
+          const other = yield* ContractFixtures.verifiedStoredDomain()
+          expect(yield* certificates.save(other, yield* ContractFixtures.freshCertificate())).toBe(true)
+          yield* sql`delete from projects where id = ${other.projectId}`
+          expect(yield* certificates.find(other.hostname)).toEqual(Option.none())
         })
       )
 
@@ -167,31 +172,30 @@ for (const [name, client] of bothServers) {
               { _tag: "Verified", problems: [] },
               ContractFixtures.t0
             )
-            yield* domains.insert(verified)
+            yield* domains.insert(verified, defaultLimits)
             yield* domains.insert(
-              yield* ContractFixtures.newDomainOf(contender, hostname, ContractFixtures.t0, true)
+              yield* ContractFixtures.newDomainOf(contender, hostname, ContractFixtures.t0, true),
+              defaultLimits
             )
-            yield* certificates.save(hostname, yield* ContractFixtures.freshCertificate())
+            expect(yield* certificates.save(verified, yield* ContractFixtures.freshCertificate())).toBe(true)
 
-            expect(yield* domains.remove(contender.id, hostname)).toBe(true)
+            expect(Option.isSome(yield* domains.remove(contender.id, hostname))).toBe(true)
             expect(Option.isSome(yield* certificates.find(hostname))).toBe(true)
             yield* domains.insert(
-              yield* ContractFixtures.newDomainOf(contender, hostname, ContractFixtures.t0, true)
+              yield* ContractFixtures.newDomainOf(contender, hostname, ContractFixtures.t0, true),
+              defaultLimits
             )
-            expect(yield* domains.remove(owner.id, hostname)).toBe(true)
+            expect(Option.isSome(yield* domains.remove(owner.id, hostname))).toBe(true)
             expect(yield* certificates.find(hostname)).toEqual(Option.none())
           })
       )
 
-      it.effect("a certificate for a hostname that is not a stored domain is refused", () =>
+      it.effect("a certificate for a hostname that is not a stored domain is not kept", () =>
         Effect.gen(function* () {
           const certificates = yield* CertificateStore
           const hostname = yield* ContractFixtures.freshHostname()
-          const error = yield* Effect.flip(
-            certificates.save(hostname, yield* ContractFixtures.freshCertificate())
-          )
-          expect(error._tag).toBe("StorageError")
-          expect(error.operation).toBe("CertificateStore.save")
+          const nobody = { projectId: ProjectId.make("nobody"), hostname, version: 0 }
+          expect(yield* certificates.save(nobody, yield* ContractFixtures.freshCertificate())).toBe(false)
           expect(yield* certificates.find(hostname)).toEqual(Option.none())
         })
       )

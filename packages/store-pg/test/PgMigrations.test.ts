@@ -23,6 +23,8 @@ const sqlState = <A>(exit: Exit.Exit<A, SqlError.SqlError>): string | undefined 
     : undefined
 }
 
+/** What the store writes as a test hostname's registrable domain (its last two labels here). */
+const apexOf = (hostname: string): string => hostname.split(".").slice(-2).join(".")
 /** The ids of the migrations from `first` on, as the record lists them: what a run from there applies. */
 const idsFrom = (first: number): ReadonlyArray<number> =>
   Object.keys(PgMigrations.migrations)
@@ -122,9 +124,9 @@ for (const [name, client] of bothServers) {
             Effect.exit(
               sql`insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
                   verification_deadline, verification_problems, certificate, created_at,
-                  lease_holder, lease_until)
+                  lease_holder, lease_until, apex)
                 values (${hostname}, ${projectId}, ${account}, 'subdomain', ${status}, '{}'::jsonb, '{}'::jsonb,
-                  now(), '[]'::jsonb, '{}'::jsonb, now(), ${lease[0]}, ${lease[1]})`
+                  now(), '[]'::jsonb, '{}'::jsonb, now(), ${lease[0]}, ${lease[1]}, ${apexOf(hostname)})`
             )
           expect(Exit.isSuccess(yield* insertDomain("docs.example.com", "docs-a", "pending"))).toBe(true)
           // Another project of the same account: refused; a project of another account: its own domain.
@@ -196,10 +198,10 @@ for (const [name, client] of bothServers) {
           Effect.exit(
             sql`insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
                   verification_next_check_at, verification_deadline, verification_problems, certificate,
-                  created_at, issuance, issuance_next_attempt_at)
+                  created_at, issuance, issuance_next_attempt_at, apex)
                 values (${hostname}, 'certs', 'acct', 'subdomain', 'verified', '{}'::jsonb, '{}'::jsonb,
                   ${nextCheckAt}, now(), '[]'::jsonb, '{}'::jsonb, now(),
-                  ${nextAttemptAt === null ? null : "{}"}::jsonb, ${nextAttemptAt})`
+                  ${nextAttemptAt === null ? null : "{}"}::jsonb, ${nextAttemptAt}, ${apexOf(hostname)})`
           )
         const [one, two] = [new Date("2026-03-01T12:00:01Z"), new Date("2026-03-01T12:00:02Z")]
         expect(Exit.isSuccess(yield* insertDomain("a.example.com", one, two))).toBe(true)
@@ -334,9 +336,9 @@ for (const [name, client] of bothServers) {
                    values ('own-a', 'acct', 'pro', now()), ('own-b', 'other', 'pro', now())`
           const insertDomain = (projectId: string, account: string, status: string) =>
             sql`insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
-                verification_deadline, verification_problems, certificate, created_at)
+                verification_deadline, verification_problems, certificate, created_at, apex)
               values ('shared.example.org', ${projectId}, ${account}, 'subdomain', ${status}, '{}'::jsonb,
-                '{}'::jsonb, now(), '[]'::jsonb, '{}'::jsonb, now())`
+                '{}'::jsonb, now(), '[]'::jsonb, '{}'::jsonb, now(), 'example.org')`
           yield* insertDomain("own-a", "acct", "verified")
           yield* insertDomain("own-b", "other", "pending")
           const saveCertificate = sql`

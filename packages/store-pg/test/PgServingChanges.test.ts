@@ -11,6 +11,7 @@ import type * as PgClient from "@effect/sql-pg/PgClient"
 import * as PgConnection from "@effect/sql-pg/PgConnection"
 import { describe, expect, layer } from "@effect/vitest"
 import {
+  applyVerdict,
   CertificateStore,
   CustomDomain,
   CustomDomainRepository,
@@ -19,7 +20,8 @@ import {
   Project,
   ProjectRepository,
   type ServingChange,
-  ServingChanges
+  ServingChanges,
+  writtenDomain
 } from "@petstore/custom-domains"
 import { ContractFixtures, eventually, TestDatabase } from "@petstore/testing"
 import { Effect, Layer, Option, Queue, Redacted, type Scope } from "effect"
@@ -64,9 +66,12 @@ const ownWrites = <E, R>(check: (expected: ServingChange) => Effect.Effect<void,
     yield* projects.insert(project, defaultLimits.projectsPerAccount)
     yield* check(projectChange(project.id))
     const domain = yield* ContractFixtures.newDomainOf(project, yield* ContractFixtures.freshHostname())
-    yield* domains.insert(domain)
+    yield* domains.insert(domain, defaultLimits)
     yield* check(hostnameChange(domain.hostname))
-    yield* certificates.save(domain.hostname, yield* ContractFixtures.freshCertificate())
+    const verified = applyVerdict(domain, { _tag: "Verified", problems: [] }, ContractFixtures.t0)
+    expect(yield* domains.update(verified)).toBe(true)
+    yield* check(hostnameChange(domain.hostname))
+    yield* certificates.save(writtenDomain(verified), yield* ContractFixtures.freshCertificate())
     yield* check(hostnameChange(domain.hostname))
     const lease = { holder: "serving-changes", until: ContractFixtures.later(ContractFixtures.t0, 120_000) }
     const claimed = yield* domains.claimDue(ContractFixtures.later(ContractFixtures.t0, 60_000), 1_000, lease)
@@ -122,8 +127,9 @@ layer(serverStore, { excludeTestServices: true, timeout: 60_000 })("serving chan
 
       yield* other.query(`
         insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
-          verification_deadline, verification_problems, certificate, created_at)
-        values ('docs.one.com', 'p1', 'a', 'subdomain', 'pending', '{}', '{}', now(), '[]', '{}', now())`)
+          verification_deadline, verification_problems, certificate, created_at, apex)
+        values ('docs.one.com', 'p1', 'a', 'subdomain', 'pending', '{}', '{}', now(), '[]', '{}', now(),
+          'one.com')`)
       expect(yield* announced(1)).toEqual(["hostname:docs.one.com"])
       // A check's bookkeeping and a lease decide nothing served.
       yield* other.query(`
@@ -146,8 +152,9 @@ layer(serverStore, { excludeTestServices: true, timeout: 60_000 })("serving chan
       expect(yield* announced(1)).toEqual(["project:p3"])
       yield* other.query(`
         insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
-          verification_deadline, verification_problems, certificate, created_at)
-        values ('docs.one.com', 'p3', 'b', 'subdomain', 'pending', '{}', '{}', now(), '[]', '{}', now())`)
+          verification_deadline, verification_problems, certificate, created_at, apex)
+        values ('docs.one.com', 'p3', 'b', 'subdomain', 'pending', '{}', '{}', now(), '[]', '{}', now(),
+          'one.com')`)
       expect(yield* announced(1)).toEqual(["hostname:docs.one.com"])
 
       // Nothing before the change commits.
@@ -208,15 +215,17 @@ describe("serving changes on the embedded database", () => {
       Effect.gen(function* () {
         const heard = yield* subscribed
         expect(heard).toEqual([true])
-        const domain = yield* ContractFixtures.storedDomain()
+        const domain = yield* ContractFixtures.verifiedStoredDomain()
         yield* Effect.flatMap(CertificateStore, (store) =>
           Effect.flatMap(ContractFixtures.freshCertificate(), (certificate) =>
-            store.save(domain.hostname, certificate)
+            store.save(domain, certificate)
           )
         )
+        // The project, the domain added, verified, then its certificate.
         expect(heard).toEqual([
           true,
           projectChange(domain.projectId),
+          hostnameChange(domain.hostname),
           hostnameChange(domain.hostname),
           hostnameChange(domain.hostname)
         ])

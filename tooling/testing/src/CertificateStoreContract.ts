@@ -1,13 +1,26 @@
 /**
  * The behaviour every CertificateStore must have, as a test suite run against each adapter. A
- * certificate belongs to a stored domain (PostgreSQL refuses one for an unknown hostname), so each
- * test first stores a project and domain of its own. The private key must come back exactly, and
+ * certificate is kept only for a stored domain verified at the version it was issued for, so each
+ * test first stores a project and domain of its own, verified. The private key must come back exactly, and
  * still redacted.
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
-import { CertificateStore, type StoredCertificate } from "@petstore/custom-domains"
+import {
+  CertificateStore,
+  CustomDomainRepository,
+  loseOwnership,
+  ownershipLostProblem,
+  type StoredCertificate
+} from "@petstore/custom-domains"
 import { Effect, type Layer, Option, Redacted } from "effect"
-import { freshCertificate, freshHostname, later, storedDomain, t0 } from "./ContractFixtures.js"
+import {
+  freshCertificate,
+  freshHostname,
+  later,
+  storedDomain,
+  t0,
+  verifiedStoredDomain
+} from "./ContractFixtures.js"
 import type { DomainStore } from "./DomainRepositoryContract.js"
 
 export type CertificateStoreStore = CertificateStore | DomainStore
@@ -26,10 +39,10 @@ export const certificateStoreTests = (it: Vitest.MethodsNonLive<CertificateStore
   it.effect("save, then find returns every field, the private key exactly and still redacted", () =>
     Effect.gen(function* () {
       const store = yield* CertificateStore
-      const domain = yield* storedDomain()
+      const domain = yield* verifiedStoredDomain()
       const certificate = yield* freshCertificate(later(t0, 90 * day + 7))
       expect(yield* store.find(domain.hostname)).toEqual(Option.none())
-      yield* store.save(domain.hostname, certificate)
+      expect(yield* store.save(domain, certificate)).toBe(true)
 
       const found = yield* store.find(domain.hostname)
       expect(Option.map(found, fields)).toEqual(Option.some(fields(certificate)))
@@ -43,43 +56,79 @@ export const certificateStoreTests = (it: Vitest.MethodsNonLive<CertificateStore
   it.effect("a second save replaces the certificate, its chain and its key", () =>
     Effect.gen(function* () {
       const store = yield* CertificateStore
-      const domain = yield* storedDomain("apex")
+      const domain = yield* verifiedStoredDomain("apex")
       const first = yield* freshCertificate(later(t0, 90 * day))
       const renewed = yield* freshCertificate(later(t0, 150 * day))
-      yield* store.save(domain.hostname, first)
-      yield* store.save(domain.hostname, renewed)
+      expect(yield* store.save(domain, first)).toBe(true)
+      expect(yield* store.save(domain, renewed)).toBe(true)
       expect(Option.map(yield* store.find(domain.hostname), fields)).toEqual(Option.some(fields(renewed)))
     })
   )
 
-  it.effect("certificates are kept per hostname", () =>
+  it.effect(
+    "a save is refused unless the domain is stored verified at the version it was issued for: nothing kept",
+    () =>
+      Effect.gen(function* () {
+        const store = yield* CertificateStore
+        const domains = yield* CustomDomainRepository
+        const pending = yield* storedDomain()
+        expect(yield* store.save(pending, yield* freshCertificate())).toBe(false)
+        expect(yield* store.find(pending.hostname)).toEqual(Option.none())
+
+        const verified = yield* verifiedStoredDomain()
+        // The domain changed after its order was settled (another account took the name): refused.
+        const lost = loseOwnership(
+          verified,
+          ownershipLostProblem(verified.hostname, "proved"),
+          later(t0, day)
+        )
+        expect(yield* domains.update(lost)).toBe(true)
+        expect(yield* store.save(verified, yield* freshCertificate())).toBe(false)
+        expect(yield* store.find(verified.hostname)).toEqual(Option.none())
+
+        // One issued for an older version of a domain verified again: refused too.
+        const again = yield* verifiedStoredDomain()
+        expect(yield* store.save({ ...again, version: again.version - 1 }, yield* freshCertificate())).toBe(
+          false
+        )
+        expect(yield* store.find(again.hostname)).toEqual(Option.none())
+
+        // And for a domain removed meanwhile.
+        const removed = yield* verifiedStoredDomain()
+        expect(Option.isSome(yield* domains.remove(removed.projectId, removed.hostname))).toBe(true)
+        expect(yield* store.save(removed, yield* freshCertificate())).toBe(false)
+        expect(yield* store.find(removed.hostname)).toEqual(Option.none())
+      })
+  )
+
+  it.effect("certificates are kept per hostname; remove forgets one whose domain is gone", () =>
     Effect.gen(function* () {
       const store = yield* CertificateStore
-      const [a, b] = [yield* storedDomain(), yield* storedDomain()]
+      const domains = yield* CustomDomainRepository
+      const [a, b] = [yield* verifiedStoredDomain(), yield* verifiedStoredDomain()]
       const [forA, forB] = [yield* freshCertificate(), yield* freshCertificate(later(t0, 60 * day))]
-      yield* store.save(a.hostname, forA)
-      yield* store.save(b.hostname, forB)
+      expect(yield* store.save(a, forA)).toBe(true)
+      expect(yield* store.save(b, forB)).toBe(true)
       expect(Option.map(yield* store.find(a.hostname), fields)).toEqual(Option.some(fields(forA)))
       expect(Option.map(yield* store.find(b.hostname), fields)).toEqual(Option.some(fields(forB)))
+      yield* domains.remove(a.projectId, a.hostname)
       yield* store.remove(a.hostname)
       expect(yield* store.find(a.hostname)).toEqual(Option.none())
       expect(Option.map(yield* store.find(b.hostname), fields)).toEqual(Option.some(fields(forB)))
+      // Removing what is not kept is harmless.
+      yield* store.remove(a.hostname)
+      yield* store.remove(yield* freshHostname())
     })
   )
 
-  it.effect("remove forgets the certificate; removing what is not kept is harmless", () =>
+  it.effect("remove keeps the certificate of a hostname whose domain is verified by then", () =>
     Effect.gen(function* () {
       const store = yield* CertificateStore
-      const domain = yield* storedDomain()
-      yield* store.save(domain.hostname, yield* freshCertificate())
+      const domain = yield* verifiedStoredDomain()
+      const certificate = yield* freshCertificate()
+      expect(yield* store.save(domain, certificate)).toBe(true)
       yield* store.remove(domain.hostname)
-      expect(yield* store.find(domain.hostname)).toEqual(Option.none())
-      yield* store.remove(domain.hostname)
-      yield* store.remove(yield* freshHostname())
-      // Saved again after removal: kept again.
-      const again = yield* freshCertificate()
-      yield* store.save(domain.hostname, again)
-      expect(Option.map(yield* store.find(domain.hostname), fields)).toEqual(Option.some(fields(again)))
+      expect(Option.map(yield* store.find(domain.hostname), fields)).toEqual(Option.some(fields(certificate)))
     })
   )
 

@@ -9,11 +9,25 @@ import { describe, expect, layer, type Vitest } from "@effect/vitest"
 import { applyClaimCheck, Claim, ClaimRepository, type Hostname, lapseClaim } from "@petstore/custom-domains"
 import type { AccountName } from "@petstore/kernel"
 import { Array as Arr, Effect, type Layer, Option, Schema } from "effect"
-import { freshAccount, freshHostname, later, newClaimOf, randomToken, t0 } from "./ContractFixtures.js"
+import {
+  claimDecidedFromStored,
+  freshAccount,
+  freshHostname,
+  insertAllAtOnce,
+  later,
+  newClaimOf,
+  randomToken,
+  roomyLimits,
+  t0
+} from "./ContractFixtures.js"
 
 /** Every stored field, as plain values (dates as ISO strings, to the millisecond). */
 const encodeClaim = Schema.encodeSync(Claim)
-const fields = (claim: Claim) => encodeClaim(claim)
+/** A claim's fields as stored, but its version (which each write bumps: see the cases of conditional writes). */
+const fields = (claim: Claim) => {
+  const { version: _version, ...stored } = encodeClaim(claim)
+  return stored
+}
 
 interface ClaimKey {
   readonly account: string
@@ -79,7 +93,7 @@ export const claimRepositoryTests = (it: Vitest.MethodsNonLive<ClaimRepository>)
         ["verified", true, true]
       ])
       for (const claim of states) {
-        expect(yield* claims.insert(claim)).toBe(true)
+        expect(yield* claims.insert(claim, roomyLimits)).toBe(true)
         expect(Option.map(yield* claims.findOwned(claim.account, claim.apex), fields)).toEqual(
           Option.some(fields(claim))
         )
@@ -93,9 +107,9 @@ export const claimRepositoryTests = (it: Vitest.MethodsNonLive<ClaimRepository>)
     Effect.gen(function* () {
       const claims = yield* ClaimRepository
       const claim = yield* freshClaim()
-      expect(yield* claims.insert(claim)).toBe(true)
+      expect(yield* claims.insert(claim, roomyLimits)).toBe(true)
       const again = provedAt(yield* newClaimOf(claim.account, claim.apex, later(t0, hour)), later(t0, hour))
-      expect(yield* claims.insert(again)).toBe(false)
+      expect(yield* claims.insert(again, roomyLimits)).toBe(false)
       expect(Option.map(yield* claims.findOwned(claim.account, claim.apex), fields)).toEqual(
         Option.some(fields(claim))
       )
@@ -114,7 +128,8 @@ export const claimRepositoryTests = (it: Vitest.MethodsNonLive<ClaimRepository>)
         const theirs = provedAt(yield* freshClaim(later(t0, 2), b, apex), later(t0, minute))
         const mineToo = yield* freshClaim(later(t0, 3), a)
         const elsewhere = yield* freshClaim(later(t0, 4), b)
-        for (const claim of [mine, theirs, mineToo, elsewhere]) expect(yield* claims.insert(claim)).toBe(true)
+        for (const claim of [mine, theirs, mineToo, elsewhere])
+          expect(yield* claims.insert(claim, roomyLimits)).toBe(true)
 
         expect(
           [...(yield* claims.listByApexes([apex])).map(fields)].sort((x, y) =>
@@ -134,6 +149,66 @@ export const claimRepositoryTests = (it: Vitest.MethodsNonLive<ClaimRepository>)
       })
   )
 
+  /** `count` new pending claims of `account`, each of a fresh apex (not stored). */
+  const freshClaimsOf = (account: AccountName, count: number) =>
+    Effect.forEach(Arr.range(1, count), () =>
+      Effect.flatMap(freshHostname("apex"), (apex) => newClaimOf(account, apex))
+    )
+
+  it.effect(
+    "limits: 12 concurrent pending claims at a limit of 5 pending store exactly 5, the rest refused naming it",
+    () =>
+      Effect.gen(function* () {
+        const claims = yield* ClaimRepository
+        const account = yield* freshAccount
+        const limits = { claimsPerAccount: 20, pendingClaimsPerAccount: 5 }
+        const { refused, stored } = yield* insertAllAtOnce(yield* freshClaimsOf(account, 12), (claim) =>
+          claims.insert(claim, limits)
+        )
+        expect(stored).toEqual(Arr.replicate(true, 5))
+        expect(refused).toHaveLength(7)
+        for (const refusal of refused) {
+          expect(refusal).toMatchObject({
+            _tag: "LimitReached",
+            limit: "pending claims per account",
+            value: 5
+          })
+        }
+        const owned = yield* claims.listByAccount(account)
+        expect(owned).toHaveLength(5)
+        // A claim of an apex the account has already is no new claim: false, not refused.
+        const [existing] = owned
+        if (existing !== undefined) {
+          expect(yield* claims.insert(yield* newClaimOf(account, existing.apex), limits)).toBe(false)
+        }
+        // Another account has limits of its own.
+        const [elsewhere] = yield* freshClaimsOf(yield* freshAccount, 1)
+        if (elsewhere !== undefined) expect(yield* claims.insert(elsewhere, limits)).toBe(true)
+      })
+  )
+
+  it.effect("limits: 30 concurrent claims at a limit of 20 store exactly 20, proved ones counted too", () =>
+    Effect.gen(function* () {
+      const claims = yield* ClaimRepository
+      const account = yield* freshAccount
+      const limits = { claimsPerAccount: 20, pendingClaimsPerAccount: 1_000 }
+      // Three proved already: they count against the total, not against the pending claims.
+      for (const claim of yield* freshClaimsOf(account, 3)) {
+        expect(yield* claims.insert(claim, limits)).toBe(true)
+        expect(yield* claims.update(applyClaimCheck(claim, { _tag: "Found" }, later(t0, 1)))).toBe(true)
+      }
+      const { refused, stored } = yield* insertAllAtOnce(yield* freshClaimsOf(account, 30), (claim) =>
+        claims.insert(claim, limits)
+      )
+      expect(stored).toHaveLength(17)
+      expect(refused).toHaveLength(13)
+      for (const refusal of refused) {
+        expect(refusal).toMatchObject({ _tag: "LimitReached", limit: "claims per account", value: 20 })
+      }
+      expect(yield* claims.listByAccount(account)).toHaveLength(20)
+    })
+  )
+
   it.effect("20 concurrent inserts of one account's apex: exactly one is true", () =>
     Effect.gen(function* () {
       const claims = yield* ClaimRepository
@@ -141,7 +216,9 @@ export const claimRepositoryTests = (it: Vitest.MethodsNonLive<ClaimRepository>)
       const candidates = yield* Effect.forEach(Arr.range(1, 20), (n) =>
         newClaimOf(account, apex, later(t0, n))
       )
-      const inserted = yield* Effect.forEach(candidates, claims.insert, { concurrency: "unbounded" })
+      const inserted = yield* Effect.forEach(candidates, (row) => claims.insert(row, roomyLimits), {
+        concurrency: "unbounded"
+      })
       expect(inserted.filter((done) => done)).toHaveLength(1)
       const winner = candidates[inserted.indexOf(true)]
       expect((yield* claims.listByAccount(account)).map(fields)).toEqual(
@@ -157,13 +234,13 @@ export const claimRepositoryTests = (it: Vitest.MethodsNonLive<ClaimRepository>)
         const claims = yield* ClaimRepository
         const claim = yield* freshClaim()
         const other = yield* freshClaim(t0, undefined, claim.apex)
-        yield* Effect.forEach([claim, other], claims.insert)
+        yield* Effect.forEach([claim, other], (row) => claims.insert(row, roomyLimits))
         const proved = provedAt(claim, later(t0, minute))
         expect(yield* claims.update(proved)).toBe(true)
         expect(Option.map(yield* claims.findOwned(claim.account, claim.apex), fields)).toEqual(
           Option.some(fields(proved))
         )
-        const lapsed = lapseClaim(proved, later(t0, hour))
+        const lapsed = yield* claimDecidedFromStored(lapseClaim(proved, later(t0, hour)))
         expect(yield* claims.update(lapsed)).toBe(true)
         expect(Option.map(yield* claims.findOwned(claim.account, claim.apex), fields)).toEqual(
           Option.some(fields(lapsed))
@@ -184,14 +261,14 @@ export const claimRepositoryTests = (it: Vitest.MethodsNonLive<ClaimRepository>)
       const claims = yield* ClaimRepository
       const claim = yield* freshClaim()
       const other = yield* freshClaim(t0, undefined, claim.apex)
-      yield* Effect.forEach([claim, other], claims.insert)
+      yield* Effect.forEach([claim, other], (row) => claims.insert(row, roomyLimits))
       expect(yield* claims.remove(yield* freshAccount, claim.apex)).toBe(false)
       expect(yield* claims.remove(claim.account, yield* freshHostname("apex"))).toBe(false)
       expect(yield* claims.remove(claim.account, claim.apex)).toBe(true)
       expect(yield* claims.remove(claim.account, claim.apex)).toBe(false)
       expect(keysOf(yield* claims.listByApexes([claim.apex]))).toEqual([keyOf(other)])
       const again = yield* newClaimOf(claim.account, claim.apex, later(t0, hour))
-      expect(yield* claims.insert(again)).toBe(true)
+      expect(yield* claims.insert(again, roomyLimits)).toBe(true)
       expect(Option.map(yield* claims.findOwned(claim.account, claim.apex), fields)).toEqual(
         Option.some(fields(again))
       )
@@ -212,7 +289,7 @@ export const claimRepositoryTests = (it: Vitest.MethodsNonLive<ClaimRepository>)
         const notYet = yield* proved(4, later(t0, 10 * second + 1))
         const never = yield* proved(5, null)
         const pending = yield* freshClaim(later(t0, 6))
-        yield* Effect.forEach([c3, c1, notYet, c2, never, pending], claims.insert)
+        yield* Effect.forEach([c3, c1, notYet, c2, never, pending], (row) => claims.insert(row, roomyLimits))
         const now = later(t0, 10 * second)
         const [a, b, c] = [yield* freshHolder("a"), yield* freshHolder("b"), yield* freshHolder("c")]
 
@@ -247,13 +324,13 @@ export const claimRepositoryTests = (it: Vitest.MethodsNonLive<ClaimRepository>)
       const due = (n: number) =>
         Effect.map(freshClaim(later(t0, n)), (claim) => dueAt(provedAt(claim, t0), later(t0, n)))
       const [kept, lapsing, removed, foreign] = [yield* due(1), yield* due(2), yield* due(3), yield* due(4)]
-      yield* Effect.forEach([kept, lapsing, removed], claims.insert)
+      yield* Effect.forEach([kept, lapsing, removed], (row) => claims.insert(row, roomyLimits))
       const [a, b] = [yield* freshHolder("a"), yield* freshHolder("b")]
       const now = later(t0, minute)
       expect(keysOf(yield* claims.claimDue(now, 10, { holder: a, until: later(now, hour) }))).toEqual(
         keysOf([kept, lapsing, removed])
       )
-      yield* claims.insert(foreign)
+      yield* claims.insert(foreign, roomyLimits)
       expect(keysOf(yield* claims.claimDue(now, 10, { holder: b, until: later(now, hour) }))).toEqual(
         keysOf([foreign])
       )
@@ -299,7 +376,7 @@ export const claimRepositoryTests = (it: Vitest.MethodsNonLive<ClaimRepository>)
       const claims = yield* ClaimRepository
       yield* drainDue
       const claim = dueAt(provedAt(yield* freshClaim(), t0), later(t0, second))
-      yield* claims.insert(claim)
+      yield* claims.insert(claim, roomyLimits)
       const holder = yield* freshHolder("w")
       expect(
         keysOf(yield* claims.claimDue(later(t0, second), 10, { holder, until: later(t0, hour) }))
@@ -321,7 +398,7 @@ export const claimRepositoryTests = (it: Vitest.MethodsNonLive<ClaimRepository>)
       yield* drainDue
       const claim = dueAt(provedAt(yield* freshClaim(), t0), later(t0, second))
       const sameApex = yield* freshClaim(t0, undefined, claim.apex)
-      yield* Effect.forEach([claim, sameApex], claims.insert)
+      yield* Effect.forEach([claim, sameApex], (row) => claims.insert(row, roomyLimits))
       const now = later(t0, minute)
       const [a, b, c] = [yield* freshHolder("a"), yield* freshHolder("b"), yield* freshHolder("c")]
       expect(keysOf(yield* claims.claimDue(now, 10, { holder: a, until: later(now, hour) }))).toEqual(
@@ -351,7 +428,7 @@ export const claimRepositoryTests = (it: Vitest.MethodsNonLive<ClaimRepository>)
       const due = yield* Effect.forEach(Arr.range(1, 100), (n) =>
         Effect.map(freshClaim(t0), (claim) => dueAt(provedAt(claim, t0), later(t0, (n * 7_919) % 100_000)))
       )
-      yield* Effect.forEach(due, claims.insert, { concurrency: 8 })
+      yield* Effect.forEach(due, (row) => claims.insert(row, roomyLimits), { concurrency: 8 })
       const now = later(t0, 200 * second)
       const leaseAll = (holder: string) =>
         Effect.gen(function* () {

@@ -17,13 +17,17 @@ import {
   type PetStatus
 } from "@petstore/catalogue"
 import {
-  type Claim,
+  applyVerdict,
+  Claim,
+  ClaimRepository,
   type CustomDomain,
   CustomDomainRepository,
   defaultLimits,
   Hostname,
   type HostnameTaken,
   type LimitReached,
+  type LimitValues,
+  makeCustomDomain,
   newClaim,
   newCustomDomain,
   OwnershipToken,
@@ -32,7 +36,8 @@ import {
   ProjectId,
   type ProjectIdTaken,
   ProjectRepository,
-  type StoredCertificate
+  type StoredCertificate,
+  writtenDomain
 } from "@petstore/custom-domains"
 import {
   AccountName,
@@ -188,8 +193,23 @@ export const storedDomain = (
       projects.insert(project, defaultLimits.projectsPerAccount)
     )
     const domain = yield* newDomainOf(project, yield* freshHostname(kind))
-    yield* Effect.flatMap(CustomDomainRepository, (domains) => domains.insert(domain))
+    yield* Effect.flatMap(CustomDomainRepository, (domains) => domains.insert(domain, roomyLimits))
     return domain
+  })
+
+/** A new domain of a new project, stored and then verified (as a check stores it): what a certificate is for. */
+export const verifiedStoredDomain = (
+  kind: "subdomain" | "apex" = "subdomain"
+): Effect.Effect<
+  CustomDomain,
+  ProjectIdTaken | HostnameTaken | LimitReached | StorageError,
+  ProjectRepository | CustomDomainRepository
+> =>
+  Effect.gen(function* () {
+    const verified = applyVerdict(yield* storedDomain(kind), { _tag: "Verified", problems: [] }, t0)
+    const stored = yield* Effect.flatMap(CustomDomainRepository, (domains) => domains.update(verified))
+    if (!stored) return yield* Effect.die(new Error(`${verified.hostname} could not be verified`))
+    return writtenDomain(verified)
   })
 
 /** An account nobody else uses. */
@@ -217,5 +237,54 @@ export const freshCertificate = (notAfter: Date = later(t0, 90 * 24 * 3_600_000 
       chainPem: pem("CERTIFICATE", `intermediate ${token} `.repeat(20)) + pem("CERTIFICATE", `root ${token}`),
       privateKeyPem: Redacted.make(pem("PRIVATE KEY", `secret key material ${token} — ✓ `.repeat(10))),
       notAfter
+    })
+  )
+
+/**
+ * `domain` as decided from the stored one with its key (its version): a write that follows others
+ * in a test, as a use case would decide it after reading. Dies when there is none.
+ */
+export const decidedFromStored = (
+  domain: CustomDomain
+): Effect.Effect<CustomDomain, StorageError, CustomDomainRepository> =>
+  Effect.flatMap(CustomDomainRepository, (domains) =>
+    Effect.flatMap(domains.findInProject(domain.projectId, domain.hostname), (stored) =>
+      Option.isNone(stored)
+        ? Effect.die(new Error(`no stored domain ${domain.hostname} in ${domain.projectId}`))
+        : Effect.succeed(makeCustomDomain({ ...domain, version: stored.value.version }))
+    )
+  )
+
+/** `claim` as decided from the stored one of its account and apex (its version). Dies when there is none. */
+export const claimDecidedFromStored = (claim: Claim): Effect.Effect<Claim, StorageError, ClaimRepository> =>
+  Effect.flatMap(ClaimRepository, (claims) =>
+    Effect.flatMap(claims.findOwned(claim.account, claim.apex), (stored) =>
+      Option.isNone(stored)
+        ? Effect.die(new Error(`no stored claim of ${claim.apex} by ${claim.account}`))
+        : Effect.succeed(new Claim({ ...claim, version: stored.value.version }))
+    )
+  )
+
+/**
+ * Limits no contract case reaches unless it means to: the cases that are not about limits insert many
+ * domains into one project, or claims for one account.
+ */
+export const roomyLimits: LimitValues = {
+  ...defaultLimits,
+  domainsPerProject: 1_000_000,
+  claimsPerAccount: 1_000_000,
+  pendingClaimsPerAccount: 1_000_000
+}
+
+/** Runs `insert` on every candidate at once: what the stored ones answered, and the refusals. */
+export const insertAllAtOnce = <A, B, E, R>(
+  candidates: ReadonlyArray<A>,
+  insert: (candidate: A) => Effect.Effect<B, E, R>
+): Effect.Effect<{ readonly stored: ReadonlyArray<B>; readonly refused: ReadonlyArray<E> }, never, R> =>
+  Effect.map(
+    Effect.forEach(candidates, (candidate) => Effect.result(insert(candidate)), { concurrency: "unbounded" }),
+    (outcomes) => ({
+      stored: outcomes.flatMap((outcome) => (outcome._tag === "Success" ? [outcome.success] : [])),
+      refused: outcomes.flatMap((outcome) => (outcome._tag === "Failure" ? [outcome.failure] : []))
     })
   )

@@ -24,7 +24,15 @@ import {
 } from "@petstore/custom-domains"
 import { Array as Arr, Effect, type Layer, Option, Schema } from "effect"
 import { TestClock } from "effect/testing"
-import { freshHostname, later, newDomainOf, randomToken, t0 } from "./ContractFixtures.js"
+import {
+  decidedFromStored,
+  freshHostname,
+  later,
+  newDomainOf,
+  randomToken,
+  roomyLimits,
+  t0
+} from "./ContractFixtures.js"
 import { type DomainStore, drainDue, projectWith } from "./DomainRepositoryContract.js"
 
 const second = 1_000
@@ -108,7 +116,7 @@ export const domainEventRepositoryTests = (it: Vitest.MethodsNonLive<DomainStore
         const removedAt = later(t0, 5 * hour)
 
         yield* clockAt(addedAt)
-        yield* domains.insert(added)
+        yield* domains.insert(added, roomyLimits)
         // The owner's Verify finds the record.
         yield* clockAt(verifiedAt)
         const verified = applyVerdict(added, { _tag: "Verified", problems: [] }, verifiedAt)
@@ -131,11 +139,13 @@ export const domainEventRepositoryTests = (it: Vitest.MethodsNonLive<DomainStore
         ])
         // A lookup without an answer: still verified, only what the owner is shown changes.
         yield* clockAt(problemsAt)
-        const troubled = applyVerdict(issued, { _tag: "Inconclusive", problems: [dnsError] }, problemsAt)
+        const troubled = yield* decidedFromStored(
+          applyVerdict(issued, { _tag: "Inconclusive", problems: [dnsError] }, problemsAt)
+        )
         expect(troubled.status).toBe("verified")
         expect(yield* domains.update(troubled)).toBe(true)
         yield* clockAt(removedAt)
-        expect(yield* domains.remove(project.id, added.hostname)).toBe(true)
+        expect(Option.isSome(yield* domains.remove(project.id, added.hostname))).toBe(true)
 
         const events = yield* eventsOf(project.id)
         expect(events.map(told)).toEqual([
@@ -160,7 +170,7 @@ export const domainEventRepositoryTests = (it: Vitest.MethodsNonLive<DomainStore
       const { domains: fresh, project } = yield* projectWith(["apex"])
       const domain = fresh[0] ?? (yield* Effect.die(new Error("no domain")))
       yield* clockAt(later(t0, minute))
-      yield* domains.insert(domain)
+      yield* domains.insert(domain, roomyLimits)
       // The same check again: only its times change.
       const checked = applyVerdict(
         domain,
@@ -171,7 +181,7 @@ export const domainEventRepositoryTests = (it: Vitest.MethodsNonLive<DomainStore
       yield* clockAt(later(t0, 2 * minute))
       expect(yield* domains.update(checked)).toBe(true)
       yield* clockAt(later(t0, 3 * minute))
-      expect(yield* domains.update(again)).toBe(true)
+      expect(yield* domains.update(yield* decidedFromStored(again))).toBe(true)
       expect((yield* eventsOf(project.id)).map(told)).toEqual([
         expected("domain.added", domain, later(t0, minute)),
         expected("domain.problems_changed", checked, later(t0, 2 * minute))
@@ -187,7 +197,7 @@ export const domainEventRepositoryTests = (it: Vitest.MethodsNonLive<DomainStore
       const domain = fresh[0] ?? (yield* Effect.die(new Error("no domain")))
       const sameAccount = yield* projectWith([], project.account)
       yield* clockAt(t0)
-      yield* domains.insert(domain)
+      yield* domains.insert(domain, roomyLimits)
 
       // A's lease expired and B took the domain over: A's result is not stored, nor told.
       const now = later(t0, second)
@@ -201,25 +211,25 @@ export const domainEventRepositoryTests = (it: Vitest.MethodsNonLive<DomainStore
 
       // The same hostname in another project of the account: refused, and neither project hears of it.
       const elsewhere = yield* newDomainOf(sameAccount.project, domain.hostname, later(t0, 5))
-      const taken = yield* Effect.flip(domains.insert(elsewhere))
+      const taken = yield* Effect.flip(domains.insert(elsewhere, roomyLimits))
       expect(taken._tag).toBe("HostnameTaken")
       // No such domain to update or remove in that project.
       expect(yield* domains.update(elsewhere)).toBe(false)
-      expect(yield* domains.remove(sameAccount.project.id, domain.hostname)).toBe(false)
+      expect(yield* domains.remove(sameAccount.project.id, domain.hostname)).toEqual(Option.none())
       const never = yield* newDomainOf(project, yield* freshHostname(), later(t0, 6))
       expect(yield* domains.update(never)).toBe(false)
-      expect(yield* domains.remove(project.id, never.hostname)).toBe(false)
+      expect(yield* domains.remove(project.id, never.hostname)).toEqual(Option.none())
 
       expect((yield* eventsOf(project.id)).map(told)).toEqual([expected("domain.added", domain, t0)])
       expect(yield* eventsOf(sameAccount.project.id)).toEqual([])
 
       // Once removed, an update or a late result of B's finds nothing, and tells nothing more.
       yield* clockAt(later(t0, hour))
-      expect(yield* domains.remove(project.id, domain.hostname)).toBe(true)
+      expect(Option.isSome(yield* domains.remove(project.id, domain.hostname))).toBe(true)
       yield* clockAt(later(t0, 2 * hour))
       expect(yield* domains.update(byA)).toBe(false)
       expect(yield* domains.completeChecks([{ claimed: domain, result: byA }], b)).toEqual([])
-      expect(yield* domains.remove(project.id, domain.hostname)).toBe(false)
+      expect(yield* domains.remove(project.id, domain.hostname)).toEqual(Option.none())
       expect((yield* eventsOf(project.id)).map(told)).toEqual([
         expected("domain.added", domain, t0),
         expected("domain.removed", domain, later(t0, hour))
@@ -239,7 +249,7 @@ export const domainEventRepositoryTests = (it: Vitest.MethodsNonLive<DomainStore
         const interleaved = [mine[0], theirs[0], mine[1], mine[2], theirs[1], mine[3], theirs[2], mine[4]]
         for (const [n, domain] of interleaved.filter((domain) => domain !== undefined).entries()) {
           yield* clockAt(later(t0, n * second))
-          yield* domains.insert(domain)
+          yield* domains.insert(domain, roomyLimits)
         }
         const all = yield* eventsOf(project.id)
         expect(all.map((event) => event.hostname)).toEqual(mine.map((domain) => domain.hostname))
@@ -324,10 +334,10 @@ export const domainEventRepositoryTests = (it: Vitest.MethodsNonLive<DomainStore
       const times = [-day, -1, 0, second]
       for (const [n, domain] of fresh.entries()) {
         yield* clockAt(later(upTo, times[n] ?? 0))
-        yield* domains.insert(domain)
+        yield* domains.insert(domain, roomyLimits)
       }
       yield* clockAt(later(upTo, -hour))
-      yield* domains.insert(elsewhere[0] ?? (yield* Effect.die(new Error("no domain"))))
+      yield* domains.insert(elsewhere[0] ?? (yield* Effect.die(new Error("no domain"))), roomyLimits)
 
       expect(yield* events.purge(upTo)).toBe(3)
       // An event at the very time given is kept.
@@ -350,7 +360,7 @@ export const domainEventRepositoryTests = (it: Vitest.MethodsNonLive<DomainStore
       const { domains: fresh, project } = yield* projectWith(["subdomain"])
       const domain = fresh[0] ?? (yield* Effect.die(new Error("no domain")))
       yield* clockAt(t0)
-      yield* domains.insert(domain)
+      yield* domains.insert(domain, roomyLimits)
       // Three states that differ in their problems alone: every change between two is one event.
       const checkedAt = later(t0, second)
       const states = [
@@ -380,7 +390,7 @@ export const domainEventRepositoryTests = (it: Vitest.MethodsNonLive<DomainStore
       const domains = yield* CustomDomainRepository
       const { domains: fresh, project } = yield* projectWith(Arr.replicate("subdomain" as const, 20))
       yield* clockAt(t0)
-      yield* Effect.forEach(fresh, domains.insert, { concurrency: 4 })
+      yield* Effect.forEach(fresh, (row) => domains.insert(row, roomyLimits), { concurrency: 4 })
       yield* clockAt(later(t0, minute))
       const verified = fresh.map((domain) =>
         applyVerdict(domain, { _tag: "Verified", problems: [] }, later(t0, minute))

@@ -42,12 +42,15 @@ import {
 import { Array as Arr, Effect, Exit, type Layer, Option, Schema } from "effect"
 import {
   cnameTarget,
+  decidedFromStored,
   freshAccount,
   freshHostname,
   freshProject,
+  insertAllAtOnce,
   later,
   newDomainOf,
   randomToken,
+  roomyLimits,
   t0
 } from "./ContractFixtures.js"
 
@@ -60,7 +63,11 @@ export interface DomainRepositoryContractOptions {
 
 /** Every stored field, as plain values (dates as ISO strings, to the millisecond). */
 const encodeDomain = Schema.encodeSync(CustomDomain)
-const fields = (domain: CustomDomain) => encodeDomain(domain)
+/** A domain's fields as stored, but its version (which each write bumps: see the cases of conditional writes). */
+const fields = (domain: CustomDomain) => {
+  const { version: _version, ...stored } = encodeDomain(domain)
+  return stored
+}
 const hostnamesOf = (domains: ReadonlyArray<CustomDomainKey>) => domains.map((domain) => domain.hostname)
 const keyOf = (domain: CustomDomainKey): CustomDomainKey => ({
   projectId: domain.projectId,
@@ -306,7 +313,7 @@ export const domainRepositoryTests = (
       const repository = yield* CustomDomainRepository
       const { domains, project } = yield* projectWith(["subdomain", "apex"])
       const other = yield* projectWith([], project.account)
-      yield* Effect.forEach(domains, repository.insert)
+      yield* Effect.forEach(domains, (row) => repository.insert(row, roomyLimits))
       for (const domain of domains) {
         expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(domain)))
         expect(yield* repository.findInProject(other.project.id, domain.hostname)).toEqual(Option.none())
@@ -374,7 +381,7 @@ export const domainRepositoryTests = (
         null
       ])
       for (const domain of states) {
-        yield* repository.insert(domain)
+        yield* repository.insert(domain, roomyLimits)
         expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(domain)))
         // Its event carries every public field as stored.
         expect(yield* toldOf(project.id, domain.hostname)).toEqual([["domain.added", encodeResource(domain)]])
@@ -383,7 +390,7 @@ export const domainRepositoryTests = (
       for (const state of states) {
         const hostname = yield* freshHostname(state.kind)
         const added = yield* newDomainOf(project, hostname, later(t0, 17), !state.ownership.required)
-        yield* repository.insert(added)
+        yield* repository.insert(added, roomyLimits)
         const updated = new CustomDomain({
           ...state,
           hostname,
@@ -409,7 +416,8 @@ export const domainRepositoryTests = (
       const other = yield* projectWith(["subdomain", "subdomain"], project.account)
       const [a, b, c, d, e] = domains
       const [x, y] = other.domains
-      for (const domain of [a, x, b, c, y, d, e]) if (domain !== undefined) yield* repository.insert(domain)
+      for (const domain of [a, x, b, c, y, d, e])
+        if (domain !== undefined) yield* repository.insert(domain, roomyLimits)
       expect(hostnamesOf(yield* repository.listByProject(project.id))).toEqual(hostnamesOf(domains))
       expect((yield* repository.listByProject(project.id)).map(fields)).toEqual(domains.map(fields))
       expect(hostnamesOf(yield* repository.listByProject(other.project.id))).toEqual(
@@ -434,7 +442,7 @@ export const domainRepositoryTests = (
       const { domains, project } = yield* projectWith(["subdomain"])
       const [domain] = domains
       if (domain === undefined) return
-      yield* repository.insert(domain)
+      yield* repository.insert(domain, roomyLimits)
       const checked = applyVerdict(domain, unverified([cnameMismatch]), later(t0, 45 * second))
       expect(yield* repository.update(checked)).toBe(true)
       expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(checked)))
@@ -446,13 +454,51 @@ export const domainRepositoryTests = (
       expect(yield* repository.findInProject(other.project.id, domain.hostname)).toEqual(Option.none())
       expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(checked)))
 
-      expect(yield* repository.remove(project.id, domain.hostname)).toBe(true)
+      expect(Option.isSome(yield* repository.remove(project.id, domain.hostname))).toBe(true)
       expect(yield* repository.update(checked)).toBe(false)
       expect(yield* findStored(domain)).toEqual(Option.none())
       const never = yield* newDomainOf(project, yield* freshHostname())
       expect(yield* repository.update(never)).toBe(false)
       expect(yield* findStored(never)).toEqual(Option.none())
     })
+  )
+
+  it.effect(
+    "limits: 60 concurrent additions to a project at a limit of 50 store exactly 50, the rest refused naming it",
+    () =>
+      Effect.gen(function* () {
+        const repository = yield* CustomDomainRepository
+        const { project } = yield* projectWith([])
+        const candidates = yield* Effect.forEach(Arr.range(1, 60), (n) =>
+          Effect.flatMap(freshHostname(), (hostname) => newDomainOf(project, hostname, later(t0, n)))
+        )
+        const refusals = (yield* insertAllAtOnce(candidates, (domain) =>
+          repository.insert(domain, { domainsPerProject: 50 })
+        )).refused
+        expect(refusals).toHaveLength(10)
+        for (const refusal of refusals) {
+          expect(refusal).toMatchObject({ _tag: "LimitReached", limit: "domains per project", value: 50 })
+        }
+        const stored = yield* repository.listByProject(project.id)
+        expect(stored).toHaveLength(50)
+        // Nothing refused was half added: a refused hostname is in no project.
+        const refused = candidates.filter(
+          (candidate) => !stored.some((domain) => domain.hostname === candidate.hostname)
+        )
+        expect(refused).toHaveLength(10)
+        for (const domain of refused) expect(yield* findStored(domain)).toEqual(Option.none())
+        // Another project of the account has a limit of its own; a removal makes room again.
+        const other = yield* projectWith(["subdomain"], project.account)
+        const [elsewhere] = other.domains
+        if (elsewhere !== undefined) yield* repository.insert(elsewhere, { domainsPerProject: 50 })
+        const [first] = stored
+        const [retried] = refused
+        if (first !== undefined && retried !== undefined) {
+          expect(Option.isSome(yield* repository.remove(project.id, first.hostname))).toBe(true)
+          yield* repository.insert(retried, { domainsPerProject: 50 })
+          expect(Option.isSome(yield* findStored(retried))).toBe(true)
+        }
+      })
   )
 
   it.effect("remove: false when absent or in another project; the hostname is free again", () =>
@@ -462,22 +508,22 @@ export const domainRepositoryTests = (
       const other = yield* projectWith([])
       const [domain, kept] = domains
       if (domain === undefined || kept === undefined) return
-      yield* Effect.forEach(domains, repository.insert)
+      yield* Effect.forEach(domains, (row) => repository.insert(row, roomyLimits))
 
-      expect(yield* repository.remove(other.project.id, domain.hostname)).toBe(false)
+      expect(Option.isSome(yield* repository.remove(other.project.id, domain.hostname))).toBe(false)
       expect(Option.isSome(yield* findStored(domain))).toBe(true)
-      expect(yield* repository.remove(project.id, yield* freshHostname())).toBe(false)
+      expect(Option.isSome(yield* repository.remove(project.id, yield* freshHostname()))).toBe(false)
 
-      expect(yield* repository.remove(project.id, domain.hostname)).toBe(true)
+      expect(Option.isSome(yield* repository.remove(project.id, domain.hostname))).toBe(true)
       expect(yield* findStored(domain)).toEqual(Option.none())
       expect(yield* holdersOf(domain.hostname)).toEqual([])
-      expect(yield* repository.remove(project.id, domain.hostname)).toBe(false)
+      expect(Option.isSome(yield* repository.remove(project.id, domain.hostname))).toBe(false)
       expect(hostnamesOf(yield* repository.listByProject(project.id))).toEqual([kept.hostname])
 
       // Free again for the account too: another of its projects may have it now.
       const sameAccount = yield* projectWith([], project.account)
       const readded = yield* newDomainOf(sameAccount.project, domain.hostname, later(t0, hour))
-      yield* repository.insert(readded)
+      yield* repository.insert(readded, roomyLimits)
       expect(Option.map(yield* findStored(readded), fields)).toEqual(Option.some(fields(readded)))
       expect((yield* holdersOf(domain.hostname)).map(fields)).toEqual([fields(readded)])
 
@@ -503,12 +549,12 @@ export const domainRepositoryTests = (
         const sameAccount = yield* projectWith([], project.account)
         const [domain] = domains
         if (domain === undefined) return
-        yield* repository.insert(domain)
+        yield* repository.insert(domain, roomyLimits)
 
-        const again = yield* Effect.flip(repository.insert(domain))
+        const again = yield* Effect.flip(repository.insert(domain, roomyLimits))
         expect(again._tag).toBe("HostnameTaken")
         const elsewhere = yield* newDomainOf(sameAccount.project, domain.hostname, later(t0, minute))
-        const taken = yield* Effect.flip(repository.insert(elsewhere))
+        const taken = yield* Effect.flip(repository.insert(elsewhere, roomyLimits))
         expect(taken._tag).toBe("HostnameTaken")
         if (taken._tag === "HostnameTaken") expect(taken.hostname).toBe(domain.hostname)
 
@@ -530,7 +576,7 @@ export const domainRepositoryTests = (
       const a = yield* newDomainOf(one.project, hostname, later(t0, 1))
       const b = applyVerdict(yield* newDomainOf(two.project, hostname, later(t0, 2), true), verified, t0)
       const c = yield* newDomainOf(three.project, hostname, later(t0, 3), true)
-      for (const domain of [a, b, c]) yield* repository.insert(domain)
+      for (const domain of [a, b, c]) yield* repository.insert(domain, roomyLimits)
       expect(new Set([a, b, c].map((domain) => domain.account)).size).toBe(3)
 
       for (const domain of [a, b, c]) {
@@ -543,7 +589,7 @@ export const domainRepositoryTests = (
       // Updating or removing one leaves the others as they were.
       const failed = loseOwnership(b, ownershipLostProblem(hostname, "proved"), later(t0, minute))
       expect(yield* repository.update(failed)).toBe(true)
-      expect(yield* repository.remove(one.project.id, hostname)).toBe(true)
+      expect(Option.isSome(yield* repository.remove(one.project.id, hostname))).toBe(true)
       expect((yield* holdersOf(hostname)).map(fields)).toEqual([failed, c].map(fields))
       expect(yield* holdersOf(yield* freshHostname())).toEqual([])
     })
@@ -565,7 +611,7 @@ export const domainRepositoryTests = (
         const c = yield* newDomainOf(two.project, second, later(t0, 3), true)
         const d = yield* newDomainOf(two.project, unasked, later(t0, 4))
         const e = yield* newDomainOf(three.project, second, later(t0, 5), true)
-        for (const domain of [a, b, c, d, e]) yield* repository.insert(domain)
+        for (const domain of [a, b, c, d, e]) yield* repository.insert(domain, roomyLimits)
         const hold = (domain: CustomDomain) => ({ account: domain.account, hostname: domain.hostname })
 
         // A hold's own account is never its rival; another account's domain is.
@@ -600,7 +646,7 @@ export const domainRepositoryTests = (
         later(t0, 3 * day)
       )
       expect(failed.status).toBe("failed")
-      yield* Effect.forEach([pending, failed], repository.insert)
+      yield* Effect.forEach([pending, failed], (row) => repository.insert(row, roomyLimits))
       expect(yield* repository.findVerified(hostname)).toEqual(Option.none())
 
       const owner = applyVerdict(
@@ -608,27 +654,27 @@ export const domainRepositoryTests = (
         verified,
         later(t0, hour)
       )
-      yield* repository.insert(owner)
+      yield* repository.insert(owner, roomyLimits)
       expect(Option.map(yield* repository.findVerified(hostname), fields)).toEqual(Option.some(fields(owner)))
       // Another hostname's verified domain is not this one's.
       expect(yield* repository.findVerified(yield* freshHostname())).toEqual(Option.none())
 
-      // Should two ever be verified (a crash between storing the winner and the losers), the one
-      // verified last: the earliest added may have verified latest.
-      const verifiedLast = applyVerdict(pending, verified, later(t0, 2 * hour))
-      expect(yield* repository.update(verifiedLast)).toBe(true)
+      // Storage keeps one verified domain a hostname, whatever the account: a second is refused
+      // (a lost race, not an error), and changes nothing.
+      const verifiedTwice = applyVerdict(pending, verified, later(t0, 2 * hour))
+      expect(yield* repository.update(verifiedTwice)).toBe(false)
+      expect(Option.map(yield* repository.findVerified(hostname), fields)).toEqual(Option.some(fields(owner)))
+      expect(Option.map(yield* findStored(pending), fields)).toEqual(Option.some(fields(pending)))
+      // Once the owner is no longer verified, another may be: both writes at once, the loser first.
+      const lost = loseOwnership(owner, ownershipLostProblem(hostname, "proved"), later(t0, 3 * hour))
+      expect(yield* repository.storeDecided({ domains: [verifiedTwice, lost], claims: [] })).toBe(true)
       expect(Option.map(yield* repository.findVerified(hostname), fields)).toEqual(
-        Option.some(fields(verifiedLast))
-      )
-      const latest = applyVerdict(owner, verified, later(t0, 3 * hour))
-      expect(yield* repository.update(latest)).toBe(true)
-      expect(Option.map(yield* repository.findVerified(hostname), fields)).toEqual(
-        Option.some(fields(latest))
+        Option.some(fields(verifiedTwice))
       )
 
       // Once it is removed, no other is verified.
-      expect(yield* repository.remove(one.project.id, hostname)).toBe(true)
-      expect(yield* repository.remove(three.project.id, hostname)).toBe(true)
+      expect(Option.isSome(yield* repository.remove(one.project.id, hostname))).toBe(true)
+      expect(Option.isSome(yield* repository.remove(three.project.id, hostname))).toBe(true)
       expect(yield* repository.findVerified(hostname)).toEqual(Option.none())
     })
   )
@@ -660,7 +706,7 @@ export const domainRepositoryTests = (
       const under = [atApex, docs, theirDocs, deep]
       // Inserted mixed, so that the order of insertion says nothing.
       for (const domain of [...lookAlikes.slice(0, 3), deep, theirDocs, ...lookAlikes.slice(3), docs, atApex])
-        yield* repository.insert(domain)
+        yield* repository.insert(domain, roomyLimits)
 
       const found = yield* repository.listAtOrUnder(apex)
       expect(keysOf(found).sort(byKey)).toEqual(keysOf(under).sort(byKey))
@@ -681,9 +727,13 @@ export const domainRepositoryTests = (
         ...(yield* Effect.forEach(Arr.range(2, 20), () => projectWith([], first.project.account)))
       ]
       const domains = yield* Effect.forEach(projects, ({ project }) => newDomainOf(project, hostname))
-      const exits = yield* Effect.forEach(domains, (domain) => Effect.exit(repository.insert(domain)), {
-        concurrency: "unbounded"
-      })
+      const exits = yield* Effect.forEach(
+        domains,
+        (domain) => Effect.exit(repository.insert(domain, roomyLimits)),
+        {
+          concurrency: "unbounded"
+        }
+      )
       const winners = projects.filter((_, n) => exits[n] !== undefined && Exit.isSuccess(exits[n]))
       expect(winners).toHaveLength(1)
       const losers = exits.flatMap((exit) => (Exit.isFailure(exit) ? [exit.cause] : []))
@@ -703,7 +753,10 @@ export const domainRepositoryTests = (
       const hostname = yield* freshHostname()
       const projects = yield* Effect.forEach(Arr.range(1, 20), () => projectWith([]))
       const domains = yield* Effect.forEach(projects, ({ project }) => newDomainOf(project, hostname))
-      yield* Effect.forEach(domains, repository.insert, { concurrency: "unbounded", discard: true })
+      yield* Effect.forEach(domains, (row) => repository.insert(row, roomyLimits), {
+        concurrency: "unbounded",
+        discard: true
+      })
       const stored = yield* holdersOf(hostname)
       expect([...keysOf(stored)].sort(byKey)).toEqual([...keysOf(domains)].sort(byKey))
     })
@@ -733,7 +786,7 @@ export const domainRepositoryTests = (
       const now = later(t0, 10 * second)
       // Other tests' domains share the store: the queue depth is compared before and after.
       const depthBefore = yield* repository.countDue(now)
-      yield* Effect.forEach(stored, repository.insert)
+      yield* Effect.forEach(stored, (row) => repository.insert(row, roomyLimits))
       expect((yield* repository.countDue(now)) - depthBefore).toBe(3)
       expect((yield* repository.countDue(later(now, 1))) - (yield* repository.countDue(now))).toBe(1)
       const byHostname = new Map(stored.map((domain) => [domain.hostname as string, domain]))
@@ -786,7 +839,7 @@ export const domainRepositoryTests = (
       ]
       expect(stored.map((domain) => domain.verification.nextCheckAt)).toEqual([null, null, null, null])
       expect(stored.map(workDueAt)).toEqual([null, null, null, null])
-      yield* Effect.forEach(stored, repository.insert)
+      yield* Effect.forEach(stored, (row) => repository.insert(row, roomyLimits))
       expect(
         yield* repository.claimDue(farFuture, 100, { holder: yield* freshHolder("n"), until: farFuture })
       ).toEqual([])
@@ -846,7 +899,7 @@ export const domainRepositoryTests = (
           later(now, 1).getTime(),
           null
         ])
-        yield* Effect.forEach(stored, repository.insert)
+        yield* Effect.forEach(stored, (row) => repository.insert(row, roomyLimits))
         const byHostname = new Map(stored.map((domain) => [domain.hostname as string, domain]))
         const [a, b, c] = [yield* freshHolder("a"), yield* freshHolder("b"), yield* freshHolder("c")]
 
@@ -890,7 +943,7 @@ export const domainRepositoryTests = (
         if (added === undefined) return
         const verifiedDomain = applyVerdict(added, verified, later(t0, second))
         expect(verifiedDomain.issuance?.nextAttemptAt).toEqual(later(t0, second))
-        yield* repository.insert(verifiedDomain)
+        yield* repository.insert(verifiedDomain, roomyLimits)
         const holder = yield* freshHolder("issuer")
 
         const [claimed] = yield* repository.claimDue(later(t0, 2 * second), 10, {
@@ -926,11 +979,11 @@ export const domainRepositoryTests = (
 
         // An update (Re-verify clicked) replaces the issuance too; one without a next attempt is never due.
         const refused = orderRefused(issuedDomain, "refused", [], later(renewalAt, second))
-        const idle = issuanceDueAt(refused, null)
+        const idle = yield* decidedFromStored(issuanceDueAt(refused, null))
         expect(yield* repository.update(idle)).toBe(true)
         expect(Option.map(yield* findStored(added), fields)).toEqual(Option.some(fields(idle)))
         expect(yield* repository.claimDue(farFuture, 10, { holder, until: farFuture })).toEqual([])
-        const cleared = new CustomDomain({ ...idle, issuance: null })
+        const cleared = yield* decidedFromStored(new CustomDomain({ ...idle, issuance: null }))
         expect(yield* repository.update(cleared)).toBe(true)
         expect(Option.map(yield* findStored(added), fields)).toEqual(Option.some(fields(cleared)))
       })
@@ -943,7 +996,7 @@ export const domainRepositoryTests = (
       const { domains } = yield* projectWith(["subdomain"])
       const [domain] = domains
       if (domain === undefined) return
-      yield* repository.insert(domain)
+      yield* repository.insert(domain, roomyLimits)
       const now = later(t0, minute)
       const [a, b, c] = [yield* freshHolder("a"), yield* freshHolder("b"), yield* freshHolder("c")]
       expect(
@@ -979,7 +1032,7 @@ export const domainRepositoryTests = (
       yield* drainDue
       const { domains } = yield* projectWith(["subdomain"])
       const domain = dueAt(domains[0] ?? (yield* Effect.die(new Error("no domain"))), t0)
-      yield* repository.insert(domain)
+      yield* repository.insert(domain, roomyLimits)
       const [claimed] = yield* repository.claimDue(later(t0, 1), 10, {
         holder: "worker-a",
         until: later(t0, hour)
@@ -1007,7 +1060,7 @@ export const domainRepositoryTests = (
       const { domains } = yield* projectWith(["subdomain", "apex"])
       const [domain, slow] = domains
       if (domain === undefined || slow === undefined) return
-      yield* Effect.forEach(domains, repository.insert)
+      yield* Effect.forEach(domains, (row) => repository.insert(row, roomyLimits))
       const now = later(t0, second)
       const [a, b] = [yield* freshHolder("a"), yield* freshHolder("b")]
       const leaseEnd = later(now, 10 * minute)
@@ -1049,7 +1102,7 @@ export const domainRepositoryTests = (
         const { domains, project } = yield* projectWith(["subdomain", "subdomain"])
         const [domain, removed] = domains
         if (domain === undefined || removed === undefined) return
-        yield* Effect.forEach(domains, repository.insert)
+        yield* Effect.forEach(domains, (row) => repository.insert(row, roomyLimits))
         const [a, b] = [yield* freshHolder("a"), yield* freshHolder("b")]
         const now = later(t0, second)
         yield* repository.claimDue(now, 10, { holder: a, until: later(now, minute) })
@@ -1068,14 +1121,14 @@ export const domainRepositoryTests = (
         expect(yield* completeCheck(byB, b)).toBe(true)
         expect(Option.map(yield* findStored(domain), fields)).toEqual(Option.some(fields(byB)))
 
-        expect(yield* repository.remove(project.id, removed.hostname)).toBe(true)
+        expect(Option.isSome(yield* repository.remove(project.id, removed.hostname))).toBe(true)
         expect(yield* completeCheck(applyVerdict(removed, verified, later(takeover, 3)), b)).toBe(false)
         expect(yield* findStored(removed)).toEqual(Option.none())
         // Re-added meanwhile, by the same project or another account: the old lease does not carry over.
         const readded = yield* newDomainOf(project, removed.hostname, takeover)
         const other = yield* projectWith([])
         const elsewhere = yield* newDomainOf(other.project, removed.hostname, takeover)
-        yield* Effect.forEach([readded, elsewhere], repository.insert)
+        yield* Effect.forEach([readded, elsewhere], (row) => repository.insert(row, roomyLimits))
         expect(yield* completeCheck(applyVerdict(removed, verified, later(takeover, 4)), b)).toBe(false)
         expect(Option.map(yield* findStored(readded), fields)).toEqual(Option.some(fields(readded)))
         expect(Option.map(yield* findStored(elsewhere), fields)).toEqual(Option.some(fields(elsewhere)))
@@ -1092,16 +1145,16 @@ export const domainRepositoryTests = (
         const { domains, project } = yield* projectWith(["subdomain", "apex", "subdomain"])
         const [pending, toVerify, removed] = domains
         if (pending === undefined || toVerify === undefined || removed === undefined) return
-        yield* Effect.forEach([pending, toVerify, removed], repository.insert)
+        yield* Effect.forEach([pending, toVerify, removed], (row) => repository.insert(row, roomyLimits))
         const [a, b] = [yield* freshHolder("a"), yield* freshHolder("b")]
         const now = later(t0, second)
         yield* repository.claimDue(now, 10, { holder: a, until: later(now, hour) })
         // Another project's domain, leased by another worker: never touched by A's results.
         const { domains: others } = yield* projectWith(["subdomain"])
         const foreign = others[0] ?? (yield* Effect.die(new Error("no domain")))
-        yield* repository.insert(foreign)
+        yield* repository.insert(foreign, roomyLimits)
         yield* repository.claimDue(now, 10, { holder: b, until: later(now, hour) })
-        expect(yield* repository.remove(project.id, removed.hostname)).toBe(true)
+        expect(Option.isSome(yield* repository.remove(project.id, removed.hostname))).toBe(true)
 
         const checkedAt = later(now, 2 * second)
         const stillPending = applyVerdict(pending, unverified([cnameMismatch]), checkedAt)
@@ -1165,7 +1218,7 @@ export const domainRepositoryTests = (
         hostnames,
         ({ hostname, n }) =>
           Effect.flatMap(newDomainOf(project, hostname), (domain) =>
-            repository.insert(dueAt(domain, later(t0, (n * 7_919) % 100_000)))
+            repository.insert(dueAt(domain, later(t0, (n * 7_919) % 100_000)), roomyLimits)
           ),
         { concurrency: 8 }
       )

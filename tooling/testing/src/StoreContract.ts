@@ -16,6 +16,7 @@ import type { Layer } from "effect"
 import { apiKeyRepositoryTests } from "./ApiKeyRepositoryContract.js"
 import { certificateStoreTests } from "./CertificateStoreContract.js"
 import { claimRepositoryTests } from "./ClaimRepositoryContract.js"
+import { decidedWritesTests } from "./DecidedWritesContract.js"
 import { domainEventRepositoryTests } from "./DomainEventRepositoryContract.js"
 import {
   type DomainRepositoryContractOptions,
@@ -65,6 +66,7 @@ export const storeContract = <E>(
     describe("CustomDomainRepository", () => domainRepositoryTests(it, options))
     describe("DomainEventRepository", () => domainEventRepositoryTests(it))
     describe("ClaimRepository", () => claimRepositoryTests(it))
+    describe("decided writes", () => decidedWritesTests(it))
     describe("OwnershipRepository", () => ownershipRepositoryTests(it))
     describe("CertificateStore", () => certificateStoreTests(it))
     describe("Http01ChallengeStore", () => http01ChallengeStoreTests(it))

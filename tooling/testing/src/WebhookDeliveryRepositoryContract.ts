@@ -24,7 +24,7 @@ import {
 } from "@petstore/custom-domains"
 import { Array as Arr, Effect, type Layer, Option, Schema } from "effect"
 import { TestClock } from "effect/testing"
-import { later, t0 } from "./ContractFixtures.js"
+import { later, roomyLimits, t0 } from "./ContractFixtures.js"
 import { projectWith } from "./DomainRepositoryContract.js"
 import {
   attemptResult,
@@ -80,7 +80,7 @@ export const webhookDeliveryRepositoryTests = (it: Vitest.MethodsNonLive<Webhook
 
         // Before any webhook: owed to none.
         yield* clockAt(t0)
-        yield* domains.insert(d1)
+        yield* domains.insert(d1, roomyLimits)
         const every = yield* storeWebhook(project.id, later(t0, second))
         const verifiedOnly = yield* storeWebhook(project.id, later(t0, second), ["domain.verified"])
         const certificates = yield* storeWebhook(project.id, later(t0, second), [
@@ -90,13 +90,13 @@ export const webhookDeliveryRepositoryTests = (it: Vitest.MethodsNonLive<Webhook
         const nothing = yield* storeWebhook(project.id, later(t0, second), [])
         const elsewhere = yield* storeWebhook(other.id, later(t0, second))
         yield* clockAt(later(t0, minute))
-        yield* domains.insert(d2)
+        yield* domains.insert(d2, roomyLimits)
         yield* clockAt(later(t0, 2 * minute))
         expect(yield* domains.update(applyVerdict(d1, verified, later(t0, 2 * minute)))).toBe(true)
         // Stored after those events: owed the next ones only.
         const late = yield* storeWebhook(project.id, later(t0, 3 * minute))
         yield* clockAt(later(t0, 4 * minute))
-        yield* domains.insert(d3)
+        yield* domains.insert(d3, roomyLimits)
 
         const added2 = yield* eventOf(project.id, d2.hostname, "domain.added")
         const verified1 = yield* eventOf(project.id, d1.hostname, "domain.verified")
@@ -168,8 +168,8 @@ export const webhookDeliveryRepositoryTests = (it: Vitest.MethodsNonLive<Webhook
         const first = yield* storeWebhook(project.id, t0)
         const second_ = yield* storeWebhook(project.id, t0)
         yield* clockAt(t0)
-        yield* domains.insert(d1)
-        yield* domains.insert(d2)
+        yield* domains.insert(d1, roomyLimits)
+        yield* domains.insert(d2, roomyLimits)
         yield* clockAt(later(t0, minute))
         expect(yield* domains.update(applyVerdict(d1, verified, later(t0, minute)))).toBe(true)
         const added1 = yield* eventOf(project.id, d1.hostname, "domain.added")
@@ -234,7 +234,7 @@ export const webhookDeliveryRepositoryTests = (it: Vitest.MethodsNonLive<Webhook
         const domain = fresh[0] ?? (yield* Effect.die(new Error("no domain")))
         const webhook = yield* storeWebhook(project.id, t0)
         yield* clockAt(t0)
-        yield* domains.insert(domain)
+        yield* domains.insert(domain, roomyLimits)
         const [a, b] = [yield* freshHolder("a"), yield* freshHolder("b")]
 
         const byA = yield* deliveries.claimDue(later(t0, second), 10, { holder: a, until: later(t0, minute) })
@@ -288,7 +288,7 @@ export const webhookDeliveryRepositoryTests = (it: Vitest.MethodsNonLive<Webhook
       const domain = fresh[0] ?? (yield* Effect.die(new Error("no domain")))
       yield* storeWebhook(project.id, t0)
       yield* clockAt(t0)
-      yield* domains.insert(domain)
+      yield* domains.insert(domain, roomyLimits)
       const [a, b] = [yield* freshHolder("a"), yield* freshHolder("b")]
       const now = later(t0, second)
       const claimed = yield* deliveries.claimDue(now, 10, { holder: a, until: later(now, hour) })
@@ -319,7 +319,7 @@ export const webhookDeliveryRepositoryTests = (it: Vitest.MethodsNonLive<Webhook
         // Stored in one order, due in the reverse: the one added last is the oldest due.
         for (const [n, domain] of fresh.entries()) {
           yield* clockAt(later(t0, (fresh.length - n) * second))
-          yield* domains.insert(domain)
+          yield* domains.insert(domain, roomyLimits)
         }
         const now = later(t0, hour)
         const holder = yield* freshHolder("limit")
@@ -364,7 +364,7 @@ export const webhookDeliveryRepositoryTests = (it: Vitest.MethodsNonLive<Webhook
         const domain = fresh[0] ?? (yield* Effect.die(new Error("no domain")))
         const webhook = yield* storeWebhook(project.id, long)
         yield* clockAt(long)
-        yield* domains.insert(domain)
+        yield* domains.insert(domain, roomyLimits)
         yield* clockAt(later(long, 40 * day))
         expect(yield* domains.update(applyVerdict(domain, verified, later(long, 40 * day)))).toBe(true)
 

@@ -25,7 +25,7 @@ import {
 import { Effect, type Layer, Option, Result, Schema } from "effect"
 import { Base64 } from "effect/encoding"
 import { TestClock } from "effect/testing"
-import { later, randomToken, t0 } from "./ContractFixtures.js"
+import { later, randomToken, roomyLimits, t0 } from "./ContractFixtures.js"
 import { type DomainStore, projectWith } from "./DomainRepositoryContract.js"
 
 export type WebhookStore = DomainStore | WebhookRepository | WebhookDeliveryRepository
@@ -224,7 +224,7 @@ export const webhookRepositoryTests = (it: Vitest.MethodsNonLive<WebhookStore>):
         const removed = yield* storeWebhook(project.id, t0)
         const kept = yield* storeWebhook(project.id, t0)
         yield* clockAt(later(t0, second))
-        yield* domains.insert(domain)
+        yield* domains.insert(domain, roomyLimits)
 
         // A first attempt at each is recorded; the removed one's is being retried when it goes.
         const holder = yield* freshHolder("remove")
@@ -267,7 +267,7 @@ export const webhookRepositoryTests = (it: Vitest.MethodsNonLive<WebhookStore>):
         ).toEqual(["delivered", "retrying"])
         // Later events are owed to the kept webhook alone, and nothing of the removed one is due.
         yield* clockAt(later(t0, 5 * minute))
-        expect(yield* domains.remove(project.id, domain.hostname)).toBe(true)
+        expect(Option.isSome(yield* domains.remove(project.id, domain.hostname))).toBe(true)
         const after = yield* deliveries.claimDue(later(t0, 2 * hour), 100, {
           holder,
           until: later(t0, 3 * hour)
@@ -291,7 +291,7 @@ export const webhookRepositoryTests = (it: Vitest.MethodsNonLive<WebhookStore>):
         const webhook = yield* storeWebhook(project.id, t0)
         const quiet = yield* storeWebhook(project.id, t0)
         yield* clockAt(later(t0, second))
-        for (const domain of fresh) yield* domains.insert(domain)
+        for (const domain of fresh) yield* domains.insert(domain, roomyLimits)
         expect(yield* webhooks.listAttempts(project.id, webhook.id, 10)).toEqual([])
 
         const holder = yield* freshHolder("attempts")

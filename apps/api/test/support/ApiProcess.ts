@@ -37,6 +37,17 @@ export const freshDatabase = async (): Promise<TestDatabase.TestDatabase["Servic
   return Effect.runPromise(Scope.provide(TestDatabase.make, scope))
 }
 
+/**
+ * The storages a process runs on, named for a test title, each as the environment that gives it a
+ * fresh one: the embedded default (a new data directory) and PostgreSQL (a new database).
+ */
+export const bothStorages: ReadonlyArray<
+  readonly [name: string, environment: () => Promise<Record<string, string>>]
+> = [
+  ["the embedded default", async () => ({ PETSTORE_DATA_DIR: join(await temporaryDirectory(), "data") })],
+  ["PostgreSQL", async () => ({ DATABASE_URL: (await freshDatabase()).url })]
+]
+
 /** A port nobody listens on right now. */
 export const freePort = (): Promise<number> => Effect.runPromise(LoopbackServer.freePort)
 

@@ -27,12 +27,13 @@ export class BuiltApi extends Context.Service<
   }
 >()("test/BuiltApi") {}
 
-/** A key of `account`, made by `petstore keys create` through the running server's key administration. */
-const createKey = (dataDir: string, account: string) =>
+/**
+ * A key of `account`, made by `petstore keys create` where the running server keeps its keys: through
+ * its key administration (embedded), or in its database (`DATABASE_URL` in `storage`).
+ */
+const createKey = (storage: Record<string, string>, account: string) =>
   Effect.gen(function* () {
-    const created = yield* Effect.promise(() =>
-      runCli(["keys", "create", "--account", account], { PETSTORE_DATA_DIR: dataDir })
-    )
+    const created = yield* Effect.promise(() => runCli(["keys", "create", "--account", account], storage))
     const key = created.stdout.split("\n").find((line) => line.startsWith("pk_live_"))
     if (created.code !== 0 || key === undefined)
       return yield* Effect.die(
@@ -66,6 +67,8 @@ export const builtApiLayer = (dnsServer: string, env: Record<string, string> = {
             PETSTORE_PLATFORM_DOMAIN: processPlatform.platformDomain,
             PETSTORE_CNAME_TARGET: processPlatform.cnameTarget,
             PETSTORE_WORKER_POLL_INTERVAL: "100 millis",
+            // The flows click Verify again as soon as they change DNS; the cool-down has tests of its own.
+            PETSTORE_VERIFY_COOLDOWN: "0 seconds",
             ...env
           })
           await started.listening(60_000)
@@ -78,8 +81,12 @@ export const builtApiLayer = (dnsServer: string, env: Record<string, string> = {
           })
       )
       const edge = edgePortsOf(server.stdout())
-      const key = yield* createKey(dataDir, "alice")
-      const otherKey = yield* createKey(dataDir, "bob")
+      const storage = {
+        PETSTORE_DATA_DIR: dataDir,
+        ...(env.DATABASE_URL === undefined ? {} : { DATABASE_URL: env.DATABASE_URL })
+      }
+      const key = yield* createKey(storage, "alice")
+      const otherKey = yield* createKey(storage, "bob")
       const { baseUrl } = server
       const testServer = TestServer.of({
         baseUrl,

@@ -118,6 +118,7 @@ export interface ClaimBody {
   readonly status: "pending" | "verified"
   readonly txt: { readonly name: string; readonly value: string }
   readonly verifiedAt: string | null
+  readonly lastCheckedAt: string | null
 }
 export interface ProjectBody {
   readonly id: string

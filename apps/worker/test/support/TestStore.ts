@@ -103,7 +103,9 @@ export const openTestStore = async (): Promise<TestStore> => {
                   { token: OwnershipToken.make(n.toString(16).padStart(32, "0")), required: false },
                   cnameTarget,
                   new Date(addedAt + n)
-                )
+                ),
+                // One project holds them all: its limit is the seeded count, not the contract's 50.
+                { domainsPerProject: count }
               ),
             { discard: true }
           )

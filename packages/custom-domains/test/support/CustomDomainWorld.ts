@@ -19,10 +19,13 @@ import {
   type CustomDomainKey,
   type CustomDomainLease,
   CustomDomainRepository,
+  claimLimitRefusal,
+  type DecidedWrites,
   type DnsAnswer,
   DnsName,
   DnsResolver,
   type DomainConfig,
+  domainLimitRefusal,
   type HostnameRelease,
   HostnameTaken,
   isRivalOf,
@@ -37,7 +40,10 @@ import {
   ProjectIdTaken,
   ProjectRepository,
   type StoredCertificate,
-  workDueAt
+  VerifyCooldown,
+  workDueAt,
+  writtenClaim,
+  writtenDomain
 } from "../../src/index.js"
 
 const platformDomain = "docs-platform.net"
@@ -105,6 +111,8 @@ export interface WorldControls {
   readonly leaseOf: (hostname: string, projectId?: string) => Effect.Effect<CustomDomainLease | null>
   /** Hands the lease of `hostname` to another holder (a worker that took an expired lease over). */
   readonly stealLease: (hostname: string, holder: string) => Effect.Effect<void>
+  /** Writes the stored domains of `hostname` again as they are, as any other write does: next version, lease ended. */
+  readonly rewriteDirectly: (hostname: string) => Effect.Effect<void>
   /** The hostnames each `listRivals` read asked for, in order. */
   readonly holderReads: Effect.Effect<ReadonlyArray<ReadonlyArray<string>>>
   /** Makes every `listRivals` read fail with a storage error. */
@@ -246,10 +254,20 @@ export const fakeWorld: Layer.Layer<
     }
 
     const certificateStore: CertificateStore["Service"] = {
-      save: (hostname, certificate) =>
-        Ref.update(certificates, (map) => new Map(map).set(hostname, certificate)),
+      // Kept only for the domain as it was when its order was settled, still verified.
+      save: (issuedFor, certificate) =>
+        Effect.gen(function* () {
+          const stored = (yield* Ref.get(domains)).get(domainKey(issuedFor))?.domain
+          if (stored?.status !== "verified" || stored.version !== issuedFor.version) return false
+          yield* Ref.update(certificates, (map) => new Map(map).set(issuedFor.hostname, certificate))
+          return true
+        }),
       find: (hostname) => Effect.map(Ref.get(certificates), (map) => Option.fromNullishOr(map.get(hostname))),
-      remove: (hostname) => Ref.update(certificates, (map) => without(map, [hostname]))
+      remove: (hostname) =>
+        Effect.gen(function* () {
+          if ((yield* rowsOf(hostname)).some((row) => row.domain.status === "verified")) return
+          yield* Ref.update(certificates, (map) => without(map, [hostname]))
+        })
     }
 
     const lookup = (kind: "cname" | "addresses" | "txt", name: string) =>
@@ -298,13 +316,53 @@ export const fakeWorld: Layer.Layer<
 
     const byCreation = (a: CustomDomain, b: CustomDomain) => a.createdAt.getTime() - b.createdAt.getTime()
 
+    /** Whether another domain with `domain`'s hostname than itself is verified. */
+    const otherVerified = (domain: CustomDomain) =>
+      Effect.map(rowsOf(domain.hostname), (rows) =>
+        rows.some((row) => row.domain.status === "verified" && domainKey(row.domain) !== domainKey(domain))
+      )
+
+    /** Every write at the version it was decided from and at most one verified domain a hostname, or none. */
+    const storeDecided = (writes: DecidedWrites) =>
+      Effect.gen(function* () {
+        const domainMap = yield* Ref.get(domains)
+        const claimMap = yield* Ref.get(claims)
+        const asDecided =
+          writes.domains.every(
+            (domain) => domainMap.get(domainKey(domain))?.domain.version === domain.version
+          ) &&
+          writes.claims.every(
+            (claim) => claimMap.get(claimKey(claim.account, claim.apex))?.claim.version === claim.version
+          )
+        if (!asDecided) return false
+        const after = new Map(domainMap)
+        for (const domain of writes.domains) {
+          after.set(domainKey(domain), { domain: writtenDomain(domain), lease: null })
+        }
+        const verifiedTwice = writes.domains.some(
+          (domain) =>
+            domain.status === "verified" &&
+            [...after.values()].filter(
+              (row) => row.domain.hostname === domain.hostname && row.domain.status === "verified"
+            ).length > 1
+        )
+        if (verifiedTwice) return false
+        yield* Ref.set(domains, after)
+        for (const claim of writes.claims) yield* setClaimRow({ claim: writtenClaim(claim), lease: null })
+        return true
+      })
+
     const domainRepository: CustomDomainRepository["Service"] = {
-      insert: (domain) =>
-        Effect.flatMap(rowsOf(domain.hostname), (rows) =>
-          rows.some((row) => row.domain.account === domain.account)
-            ? Effect.fail(new HostnameTaken({ hostname: domain.hostname }))
-            : setRow({ domain, lease: null })
-        ),
+      insert: (domain, limits) =>
+        Effect.gen(function* () {
+          if ((yield* rowsOf(domain.hostname)).some((row) => row.domain.account === domain.account)) {
+            return yield* new HostnameTaken({ hostname: domain.hostname })
+          }
+          const inProject = (yield* allDomains).filter((stored) => stored.projectId === domain.projectId)
+          const refusal = domainLimitRefusal(inProject.length, limits)
+          if (refusal !== undefined) return yield* refusal
+          yield* setRow({ domain, lease: null })
+        }),
       findInProject: (projectId, hostname) =>
         Effect.map(Ref.get(domains), (map) =>
           Option.map(Option.fromNullishOr(map.get(domainKey({ projectId, hostname }))), (row) => row.domain)
@@ -328,21 +386,16 @@ export const fakeWorld: Layer.Layer<
         ),
       listByProject: (projectId) =>
         Effect.map(allDomains, (all) => all.filter((domain) => domain.projectId === projectId)),
-      update: (domain) =>
-        Effect.flatMap(Ref.get(domains), (map) =>
-          map.has(domainKey(domain))
-            ? Effect.as(setRow({ domain, lease: null }), true)
-            : Effect.succeed(false)
-        ),
+      update: (domain) => storeDecided({ domains: [domain], claims: [] }),
+      storeDecided,
       remove: (projectId, hostname) =>
         Effect.flatMap(Ref.get(domains), (map) => {
           const key = domainKey({ projectId, hostname })
-          return map.has(key)
-            ? Effect.as(
-                Ref.update(domains, (m) => without(m, [key])),
-                true
-              )
-            : Effect.succeed(false)
+          const removed = Option.map(Option.fromNullishOr(map.get(key)), (row) => row.domain)
+          return Effect.as(
+            Ref.update(domains, (m) => without(m, [key])),
+            removed
+          )
         }),
       countDue: (now) =>
         Effect.map(
@@ -379,7 +432,8 @@ export const fakeWorld: Layer.Layer<
           for (const { result: domain } of work) {
             const row = (yield* Ref.get(domains)).get(domainKey(domain))
             if (row === undefined || row.lease?.holder !== holder) continue
-            yield* setRow({ domain, lease: null })
+            if (domain.status === "verified" && (yield* otherVerified(domain))) continue
+            yield* setRow({ domain: writtenDomain(domain, row.domain.version), lease: null })
             stored.push({ projectId: domain.projectId, hostname: domain.hostname })
           }
           return stored
@@ -389,12 +443,19 @@ export const fakeWorld: Layer.Layer<
     const byClaimCreation = (a: Claim, b: Claim) => a.createdAt.getTime() - b.createdAt.getTime()
 
     const claimRepository: ClaimRepository["Service"] = {
-      insert: (claim) =>
-        Effect.flatMap(Ref.get(claims), (map) =>
-          map.has(claimKey(claim.account, claim.apex))
-            ? Effect.succeed(false)
-            : Effect.as(setClaimRow({ claim, lease: null }), true)
-        ),
+      insert: (claim, limits) =>
+        Effect.gen(function* () {
+          const map = yield* Ref.get(claims)
+          if (map.has(claimKey(claim.account, claim.apex))) return false
+          const owned = [...map.values()].filter((row) => row.claim.account === claim.account)
+          const refusal = claimLimitRefusal(
+            { total: owned.length, pending: owned.filter((row) => row.claim.status === "pending").length },
+            limits
+          )
+          if (refusal !== undefined) return yield* refusal
+          yield* setClaimRow({ claim, lease: null })
+          return true
+        }),
       findOwned: (account, apex) =>
         Effect.map(Ref.get(claims), (map) =>
           Option.map(Option.fromNullishOr(map.get(claimKey(account, apex))), (row) => row.claim)
@@ -409,8 +470,8 @@ export const fakeWorld: Layer.Layer<
         ),
       update: (claim) =>
         Effect.flatMap(Ref.get(claims), (map) =>
-          map.has(claimKey(claim.account, claim.apex))
-            ? Effect.as(setClaimRow({ claim, lease: null }), true)
+          map.get(claimKey(claim.account, claim.apex))?.claim.version === claim.version
+            ? Effect.as(setClaimRow({ claim: writtenClaim(claim), lease: null }), true)
             : Effect.succeed(false)
         ),
       remove: (account, apex) =>
@@ -438,7 +499,7 @@ export const fakeWorld: Layer.Layer<
           for (const claim of checked) {
             const row = (yield* Ref.get(claims)).get(claimKey(claim.account, claim.apex))
             if (row === undefined || row.lease?.holder !== holder) continue
-            yield* setClaimRow({ claim, lease: null })
+            yield* setClaimRow({ claim: writtenClaim(claim, row.claim.version), lease: null })
             stored++
           }
           return stored
@@ -489,6 +550,12 @@ export const fakeWorld: Layer.Layer<
       stealLease: (hostname, holder) =>
         Effect.flatMap(rowsOf(hostname), (rows) =>
           Effect.forEach(rows, (row) => setRow({ ...row, lease: { holder, until: new Date(8.64e15) } }), {
+            discard: true
+          })
+        ),
+      rewriteDirectly: (hostname) =>
+        Effect.flatMap(rowsOf(hostname), (rows) =>
+          Effect.forEach(rows, (row) => setRow({ domain: writtenDomain(row.domain), lease: null }), {
             discard: true
           })
         ),
@@ -543,7 +610,10 @@ export const fakeWorld: Layer.Layer<
       }),
       Context.add(PlatformSettings, { platformDomain, cnameTarget, caIdentifier }),
       Context.add(CertificateIssuer, certificateIssuer),
-      Context.add(CertificateStore, certificateStore)
+      Context.add(CertificateStore, certificateStore),
+      // The use-case tests click Verify several times at one instant of their clock; the cool-down
+      // has tests of its own, which set it.
+      Context.add(VerifyCooldown, Duration.zero)
     )
   })
 )

@@ -20,7 +20,7 @@ import {
 } from "@petstore/custom-domains"
 import { AccountName } from "@petstore/kernel"
 import { MemoryStore } from "@petstore/store-memory"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import type { EdgeServices } from "../../src/EdgeApps.js"
 import { EdgeServer } from "../../src/index.js"
 
@@ -128,18 +128,26 @@ export const verifiedDomain = (projectId: ProjectId, hostname: string, owner: Ac
     return domain.hostname
   })
 
-/** A certificate for `hostname` from the local CA, kept in the CertificateStore as the issuer would. */
+/**
+ * A certificate for `hostname` from the local CA, kept in the CertificateStore as the issuer would:
+ * for its verified domain as it is stored (dies when none is).
+ */
 export const issueCertificate = (hostname: Hostname) =>
   Effect.gen(function* () {
     const authority = yield* LocalCertificateAuthority.LocalCertificateAuthority
     const issued = yield* authority.issue(hostname)
+    const verified = yield* Effect.flatMap(CustomDomainRepository, (domains) =>
+      domains.findVerified(hostname)
+    )
+    if (Option.isNone(verified)) return yield* Effect.die(new Error(`no verified domain ${hostname}`))
     const certificates = yield* CertificateStore
-    yield* certificates.save(hostname, {
+    const kept = yield* certificates.save(verified.value, {
       certificatePem: issued.certificatePem,
       chainPem: issued.chainPem,
       privateKeyPem: issued.privateKeyPem,
       notAfter: issued.notAfter
     })
+    if (!kept) return yield* Effect.die(new Error(`the certificate of ${hostname} was not kept`))
     return issued
   })
 

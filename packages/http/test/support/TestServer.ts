@@ -16,6 +16,7 @@ import {
   type OwnershipRepository,
   PlatformSettings,
   type ProjectRepository,
+  VerifyCooldown,
   type WebhookRepository
 } from "@petstore/custom-domains"
 import {
@@ -124,6 +125,8 @@ export const TestServerLive = <E>(
     readonly platform?: PlatformSettings["Service"]
     /** Whether webhook URLs may be `http` and name private addresses; not by default, as in production. */
     readonly allowPrivateWebhooks?: boolean
+    /** Verify's cool-down; none by default, so that a test may click Verify twice in a row. */
+    readonly verifyCooldown?: Duration.Input
     /** The limits on what an account grows; the contract's defaults unless a test lowers one. */
     readonly limits?: Partial<LimitValues>
   } = {}
@@ -167,6 +170,9 @@ export const TestServerLive = <E>(
     Layer.provide(Layer.succeed(PlatformSettings, options.platform ?? testPlatform)),
     Layer.provide(Layer.succeed(WebhookUrlPolicy, { allowPrivate: options.allowPrivateWebhooks ?? false })),
     Layer.provide(Layer.succeed(RateLimits, options.rateLimits ?? testRateLimits)),
+    Layer.provide(
+      Layer.succeed(VerifyCooldown, Duration.fromInputUnsafe(options.verifyCooldown ?? Duration.zero))
+    ),
     Layer.provide(Layer.succeed(Limits, { ...Limits.defaultValue(), ...options.limits })),
     Layer.provide(options.rateLimiterStore ?? MemoryRateLimiterStore.layer)
   )

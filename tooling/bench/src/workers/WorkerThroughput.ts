@@ -16,6 +16,8 @@ import { repositoryRoot } from "../Servers.js"
 import { startLoopbackDns } from "./LoopbackDns.js"
 
 const zone = "bench.example.com"
+/** The zone's registrable domain, which the store keeps with every domain (the names a claim covers). */
+const zoneApex = "example.com"
 const platformDomain = "docs.petstore.test"
 const cnameTarget = "cname.docs.petstore.test"
 const workerScript = join(repositoryRoot, "apps/worker/dist/main.js")
@@ -54,7 +56,7 @@ const seedDueDomains = (database: BenchDatabase, count: number) =>
     await client.query(
       `insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
          verification_last_checked_at, verification_next_check_at, verification_deadline, verification_problems,
-         certificate, created_at)
+         certificate, created_at, apex)
        select g || '.${zone}', 'bench', 'bench', 'subdomain', 'pending',
               jsonb_build_object('type', 'CNAME', 'name', g || '.${zone}', 'value', $2::text, 'ttl', 3600),
               -- Benchmark data: the token needs the shape, not secrecy.
@@ -62,7 +64,7 @@ const seedDueDomains = (database: BenchDatabase, count: number) =>
                 'value', 'petstore-verification=' || md5(g::text), 'required', false),
               null, now() - interval '1 minute', now() + interval '47 hours', '[]'::jsonb,
               '{"status": "none", "issuedAt": null, "expiresAt": null, "problems": []}'::jsonb,
-              now() - interval '1 minute' + g * interval '1 millisecond'
+              now() - interval '1 minute' + g * interval '1 millisecond', '${zoneApex}'
        from generate_series(0, $1::int - 1) as g
        order by g`,
       [count, cnameTarget]

@@ -1,0 +1,31 @@
+/**
+ * What refuses a new domain or claim at its limits (contract section 9), from the counts a store
+ * made under the same lock (or in the same atomic update) as its insert: every store refuses alike.
+ */
+import type { LimitReached } from "./Errors.js"
+import { type LimitValues, limitReached } from "./Limits.js"
+
+/** The refusal of one more domain in a project that has `domains` already; undefined: within the limit. */
+export const domainLimitRefusal = (
+  domains: number,
+  limits: Pick<LimitValues, "domainsPerProject">
+): LimitReached | undefined =>
+  domains >= limits.domainsPerProject
+    ? limitReached("domainsPerProject", limits.domainsPerProject)
+    : undefined
+
+/**
+ * The refusal of one more (pending) claim of an account that has `claims.total` claims, `claims.pending`
+ * of them pending; undefined: within both limits.
+ */
+export const claimLimitRefusal = (
+  claims: { readonly total: number; readonly pending: number },
+  limits: Pick<LimitValues, "claimsPerAccount" | "pendingClaimsPerAccount">
+): LimitReached | undefined => {
+  if (claims.total >= limits.claimsPerAccount)
+    return limitReached("claimsPerAccount", limits.claimsPerAccount)
+  if (claims.pending >= limits.pendingClaimsPerAccount) {
+    return limitReached("pendingClaimsPerAccount", limits.pendingClaimsPerAccount)
+  }
+  return undefined
+}

@@ -1,0 +1,79 @@
+/**
+ * A `claims` row as the stores select it, decoded into a `Claim` (every field checked again), and the
+ * update that writes claims: shared by the claim repository and the domain repository, which stores
+ * a claim's proof with the domains it takes in one transaction.
+ */
+import { Claim, ClaimRecord, ClaimStatus } from "@petstore/custom-domains"
+import { Schema, SchemaTransformation } from "effect"
+import type { SqlClient, Statement } from "effect/sql"
+
+/** A `claims` row as selected by `claimColumns`: jsonb parsed by @effect/sql-pg, timestamps as `Date`. */
+const ClaimRow = Schema.Struct({
+  account: Schema.String,
+  apex: Schema.String,
+  status: ClaimStatus,
+  txt: Schema.toEncoded(ClaimRecord),
+  verifiedAt: Schema.NullOr(Schema.Date),
+  createdAt: Schema.Date,
+  lastCheckedAt: Schema.NullOr(Schema.Date),
+  nextCheckAt: Schema.NullOr(Schema.Date),
+  version: Schema.Number
+})
+export type ClaimRow = typeof ClaimRow.Type
+
+const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString())
+const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso))
+
+/** A row decoded into a `Claim`, and a claim encoded into a row. */
+export const ClaimFromRow = ClaimRow.pipe(
+  Schema.decodeTo(
+    Claim,
+    SchemaTransformation.transform({
+      decode: (row) => ({
+        apex: row.apex,
+        status: row.status,
+        txt: row.txt,
+        verifiedAt: isoOrNull(row.verifiedAt),
+        account: row.account,
+        createdAt: row.createdAt.toISOString(),
+        lastCheckedAt: isoOrNull(row.lastCheckedAt),
+        nextCheckAt: isoOrNull(row.nextCheckAt),
+        version: row.version
+      }),
+      encode: (claim): ClaimRow => ({
+        account: claim.account,
+        apex: claim.apex,
+        status: claim.status,
+        txt: claim.txt,
+        verifiedAt: dateOrNull(claim.verifiedAt),
+        createdAt: new Date(claim.createdAt),
+        lastCheckedAt: dateOrNull(claim.lastCheckedAt),
+        nextCheckAt: dateOrNull(claim.nextCheckAt),
+        version: claim.version
+      })
+    })
+  )
+)
+
+export const claimColumns = `account, apex, status, txt, verified_at as "verifiedAt",
+  created_at as "createdAt", last_checked_at as "lastCheckedAt", next_check_at as "nextCheckAt", version`
+
+/**
+ * Stores `rows` (every field but key and creation), bumps their versions and ends their leases, in
+ * one statement, each only where `condition` (on `stored` and `result`) also holds; the keys of those
+ * changed come back.
+ */
+export const storeClaimRows = (
+  sql: SqlClient.SqlClient,
+  rows: ReadonlyArray<ClaimRow>,
+  condition: Statement.Fragment
+) => sql`
+  update claims as stored set
+    status = result.status, txt = result.txt, verified_at = result."verifiedAt",
+    last_checked_at = result."lastCheckedAt", next_check_at = result."nextCheckAt",
+    version = stored.version + 1, lease_holder = null, lease_until = null
+  from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as result(
+    account text, apex text, status text, txt jsonb, "verifiedAt" timestamptz,
+    "lastCheckedAt" timestamptz, "nextCheckAt" timestamptz, version integer)
+  where stored.account = result.account and stored.apex = result.apex ${condition}
+  returning stored.account, stored.apex`
