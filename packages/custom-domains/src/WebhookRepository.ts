@@ -29,6 +29,20 @@ export class WebhookRepository extends Context.Service<
       projectId: ProjectId,
       id: WebhookId
     ) => Effect.Effect<Option.Option<Webhook>, StorageError>
+    /**
+     * Enables the project's webhook (its failures forgotten, `disabledAt` and `disabledReason` cleared),
+     * whatever its status; none when it is not the project's.
+     */
+    readonly enable: (projectId: ProjectId, id: WebhookId) => Effect.Effect<Option.Option<Webhook>, StorageError>
+    /**
+     * Gives the project's webhook a new secret at `now` (`rotatedWebhook`, the store's random bytes):
+     * the replaced one signs beside it for 24 hours. None when it is not the project's.
+     */
+    readonly rotateSecret: (
+      projectId: ProjectId,
+      id: WebhookId,
+      now: Date
+    ) => Effect.Effect<Option.Option<Webhook>, StorageError>
     /** Forgets the webhook, its pending deliveries and its attempts; false when it was not the project's. */
     readonly remove: (projectId: ProjectId, id: WebhookId) => Effect.Effect<boolean, StorageError>
     /** The latest `limit` attempts at delivering to the project's webhook, newest first. */

@@ -101,6 +101,42 @@ export const deleteWebhook = (account: AccountName, projectId: ProjectId, id: st
     if (!removed) return yield* new WebhookNotFound({ id })
   })
 
+/** What `PATCH …/webhooks/{id}` may change: only `status`, and only to `enabled`. */
+export interface WebhookChange {
+  readonly status: "enabled"
+}
+
+/**
+ * Enables a webhook again (a disabled one gets deliveries of the events stored from now on, and its
+ * pending ones are retried); an enabled one stays as it is, its failures forgotten.
+ */
+export const updateWebhook = (account: AccountName, projectId: ProjectId, id: string, _change: WebhookChange) =>
+  Effect.gen(function* () {
+    const webhook = yield* findOwnedWebhook(account, projectId, id)
+    const enabled = yield* Effect.flatMap(WebhookRepository, (webhooks) => webhooks.enable(projectId, webhook.id))
+    return yield* Option.match(enabled, {
+      onNone: () => Effect.fail(new WebhookNotFound({ id })),
+      onSome: Effect.succeed
+    })
+  })
+
+/**
+ * Gives a webhook a new secret, shown only in this answer; deliveries are signed with the old one too
+ * for the next 24 hours, so that receivers can switch without missing one.
+ */
+export const rotateWebhookSecret = (account: AccountName, projectId: ProjectId, id: string) =>
+  Effect.gen(function* () {
+    const webhook = yield* findOwnedWebhook(account, projectId, id)
+    const now = new Date(yield* Clock.currentTimeMillis)
+    const rotated = yield* Effect.flatMap(WebhookRepository, (webhooks) =>
+      webhooks.rotateSecret(projectId, webhook.id, now)
+    )
+    return yield* Option.match(rotated, {
+      onNone: () => Effect.fail(new WebhookNotFound({ id })),
+      onSome: Effect.succeed
+    })
+  })
+
 /** A webhook's latest attempts (at most `deliveryAttemptsShown`), newest first. */
 export const listDeliveryAttempts = (account: AccountName, projectId: ProjectId, id: string) =>
   Effect.gen(function* () {

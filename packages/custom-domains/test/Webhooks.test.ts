@@ -237,7 +237,7 @@ describe("listDeliveryAttempts", () => {
       attempt: 1,
       status: n % 2 === 0 ? "delivered" : "retrying",
       httpStatus: n % 2 === 0 ? 204 : 503,
-      error: n % 2 === 0 ? null : "the receiver answered 503",
+      error: n % 2 === 0 ? null : "http_503",
       at: new Date(t0 + n * 1000)
     })
 
