@@ -6,8 +6,10 @@
  */
 import { randomBytes } from "node:crypto"
 import {
+  enabledWebhook,
   newWebhook,
   type ProjectId,
+  rotatedWebhook,
   type Webhook,
   type WebhookId,
   WebhookRepository
@@ -41,6 +43,21 @@ export const make: Effect.Effect<WebhookRepository["Service"], never, MemoryDoma
     ): Option.Option<StoredWebhook> =>
       Option.filter(HashMap.get(current.webhooks, id), (stored) => stored.webhook.projectId === projectId)
 
+    /** The project's webhook changed by `change` (the store's own random bytes at hand), in one update. */
+    const changeIn = (projectId: ProjectId, id: WebhookId, change: (webhook: Webhook) => Webhook) =>
+      Ref.modify(table, (current): [Option.Option<Webhook>, DomainTable] =>
+        Option.match(findIn(current, projectId, id), {
+          onNone: () => [Option.none(), current],
+          onSome: (stored) => {
+            const webhook = change(stored.webhook)
+            return [
+              Option.some(webhook),
+              { ...current, webhooks: HashMap.set(current.webhooks, id, { ...stored, webhook }) }
+            ]
+          }
+        })
+      )
+
     return WebhookRepository.of({
       insert: ({ events, projectId, url }, now) =>
         Effect.flatMap(
@@ -53,7 +70,8 @@ export const make: Effect.Effect<WebhookRepository["Service"], never, MemoryDoma
                 nextWebhookPosition: current.nextWebhookPosition + 1,
                 webhooks: HashMap.set(current.webhooks, webhook.id, {
                   webhook,
-                  position: current.nextWebhookPosition
+                  position: current.nextWebhookPosition,
+                  lane: Option.none()
                 })
               }
             ])
@@ -66,6 +84,9 @@ export const make: Effect.Effect<WebhookRepository["Service"], never, MemoryDoma
         Effect.map(Ref.get(table), (current) =>
           Option.map(findIn(current, projectId, id), (stored) => stored.webhook)
         ),
+      enable: (projectId, id) => changeIn(projectId, id, enabledWebhook),
+      rotateSecret: (projectId, id, now) =>
+        changeIn(projectId, id, (webhook) => rotatedWebhook(webhook, now, randomBytes)),
       remove: (projectId, id) =>
         Ref.modify(table, (current): [boolean, DomainTable] =>
           Option.isNone(findIn(current, projectId, id))

@@ -4,10 +4,11 @@
  * or a bundle, and no platform service (FileSystem, Path, `pg_dump`) is needed.
  *
  * Pending migrations run in one transaction under an exclusive lock on the migrations table; only
- * ids above the latest applied one run, so running again is a no-op.
+ * ids above the latest applied one run, so running again is a no-op. Some encrypt what they find
+ * (0013, webhook secrets), so the record is made with the `PrivateKeyCipher`.
  */
 import type { StorageError } from "@petstore/kernel"
-import { type Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { Migrator, type SqlClient } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"
 import pets from "./migrations/0001_pets.js"
@@ -21,9 +22,11 @@ import edgeChanges from "./migrations/0008_edge_changes.js"
 import ownership from "./migrations/0009_ownership.js"
 import domainEvents from "./migrations/0010_domain_events.js"
 import webhooks from "./migrations/0011_webhooks.js"
+import webhookSafety from "./migrations/0013_webhook_safety.js"
+import { PrivateKeyCipher } from "./PrivateKeyCipher.js"
 
 /** Keys are `<id>_<name>`; ids must only grow. */
-export const migrations = {
+export const migrations = (cipher: PrivateKeyCipher["Service"]) => ({
   "0001_pets": pets,
   "0002_api_keys": apiKeys,
   "0003_idempotency_keys": idempotencyKeys,
@@ -34,8 +37,9 @@ export const migrations = {
   "0008_edge_changes": edgeChanges,
   "0009_ownership": ownership,
   "0010_domain_events": domainEvents,
-  "0011_webhooks": webhooks
-}
+  "0011_webhooks": webhooks,
+  "0013_webhook_safety": webhookSafety(cipher)
+})
 
 /** Where applied migrations are recorded. */
 export const migrationsTable = "petstore_migrations"
@@ -46,10 +50,11 @@ const migrator = Migrator.make({})
 export const run: Effect.Effect<
   ReadonlyArray<readonly [id: number, name: string]>,
   StorageError,
-  SqlClient.SqlClient
-> = migrator({ loader: Migrator.fromRecord(migrations), table: migrationsTable }).pipe(
-  storageOperation("PgMigrations.run")
-)
+  SqlClient.SqlClient | PrivateKeyCipher
+> = Effect.flatMap(PrivateKeyCipher, (cipher) =>
+  migrator({ loader: Migrator.fromRecord(migrations(cipher)), table: migrationsTable })
+).pipe(storageOperation("PgMigrations.run"))
 
 /** Runs the migrations when the layer is built: provide it before the repositories are used. */
-export const layer: Layer.Layer<never, StorageError, SqlClient.SqlClient> = Layer.effectDiscard(run)
+export const layer: Layer.Layer<never, StorageError, SqlClient.SqlClient | PrivateKeyCipher> =
+  Layer.effectDiscard(run)
