@@ -46,7 +46,7 @@ const ClaimedRow = Schema.Struct({
   attempts: Schema.Int,
   firstAttemptAt: Schema.NullOr(Schema.Date),
   nextAttemptAt: Schema.Date,
-  status: WebhookDeliveryStatus,
+  deliveryStatus: WebhookDeliveryStatus,
   type: DomainEventType,
   occurredAt: Schema.Date,
   projectId: Schema.String,
@@ -72,7 +72,7 @@ const ClaimedDeliveryFromRow = ClaimedRow.pipe(
           attempts: row.attempts,
           firstAttemptAt: isoOrNull(row.firstAttemptAt),
           nextAttemptAt: row.nextAttemptAt.toISOString(),
-          status: row.status
+          status: row.deliveryStatus
         },
         event: {
           id: row.eventId,
@@ -90,7 +90,7 @@ const ClaimedDeliveryFromRow = ClaimedRow.pipe(
         attempts: delivery.attempts,
         firstAttemptAt: dateOrNull(delivery.firstAttemptAt),
         nextAttemptAt: new Date(delivery.nextAttemptAt),
-        status: delivery.status,
+        deliveryStatus: delivery.status,
         type: event.type,
         occurredAt: new Date(event.occurredAt),
         projectId: event.projectId,
@@ -110,7 +110,11 @@ const HealthChange = Schema.Struct({
   disabled: Schema.NullOr(Schema.Struct({ at: Schema.Date, reason: Schema.String }))
 })
 
-const DeliveryResult = Schema.Struct({ delivery: WebhookDelivery, attempt: DeliveryAttempt, health: HealthChange })
+const DeliveryResult = Schema.Struct({
+  delivery: WebhookDelivery,
+  attempt: DeliveryAttempt,
+  health: HealthChange
+})
 
 // Neither an id has a line break, so the pair's text names one delivery alone.
 const keyText = (key: typeof DeliveryKey.Type): string => `${key.webhookId}\n${key.eventId}`
@@ -119,15 +123,14 @@ export const make: Effect.Effect<
   WebhookDeliveryRepository["Service"],
   never,
   SqlClient.SqlClient | PrivateKeyCipher
-> =
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const cipher = yield* PrivateKeyCipher
+> = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const cipher = yield* PrivateKeyCipher
 
-    const claimDue = SqlSchema.findAll({
-      Request: Schema.Struct({ now: Schema.Date, limit: Schema.Int, lease: Lease }),
-      Result: Schema.Struct({ ...ClaimedRow.fields, ...WebhookRow.fields }),
-      execute: ({ lease, limit, now }) => sql`
+  const claimDue = SqlSchema.findAll({
+    Request: Schema.Struct({ now: Schema.Date, limit: Schema.Int, lease: Lease }),
+    Result: Schema.Struct({ ...ClaimedRow.fields, ...WebhookRow.fields }),
+    execute: ({ lease, limit, now }) => sql`
         with due as (
           select d.webhook_id, d.event_id, d.next_attempt_at from webhook_deliveries as d
           where d.status = 'pending' and d.next_attempt_at <= ${now}
@@ -163,39 +166,39 @@ export const make: Effect.Effect<
         select ${webhookColumns(sql, "webhook")}, leased.webhook_id as "webhookId",
           leased.event_id::text as "eventId", leased.hostname, leased.attempts,
           leased.first_attempt_at as "firstAttemptAt", leased.next_attempt_at as "nextAttemptAt",
-          leased.status, event.type, event.occurred_at as "occurredAt", event.data
+          leased.status as "deliveryStatus", event.type, event.occurred_at as "occurredAt", event.data
         from leased
           join domain_events as event on event.id = leased.event_id
           join webhooks as webhook on webhook.id = leased.webhook_id
         order by leased.next_attempt_at, leased.event_id`
-    })
+  })
 
-    /**
-     * Stores each delivery and ends its lease where `holder` holds it, and records the attempts of
-     * those stored, in one statement (in the order given); the keys of those stored come back.
-     */
-    const complete = SqlSchema.findAll({
-      Request: Schema.Struct({ results: Schema.Array(DeliveryResult), holder: Schema.String }),
-      Result: DeliveryKey,
-      execute: ({ holder, results }) => {
-        const rows = results.map(({ attempt, delivery, health }) => ({
-          webhookId: delivery.webhookId,
-          eventId: delivery.eventId,
-          attempts: delivery.attempts,
-          firstAttemptAt: delivery.firstAttemptAt,
-          nextAttemptAt: delivery.nextAttemptAt,
-          status: delivery.status,
-          attempt: attempt.attempt,
-          attemptStatus: attempt.status,
-          httpStatus: attempt.httpStatus,
-          error: attempt.error,
-          at: attempt.at,
-          expectedFailingSince: health.expectedFailingSince,
-          failingSince: health.failingSince,
-          disabledAt: health.disabled?.at ?? null,
-          disabledReason: health.disabled?.reason ?? null
-        }))
-        return sql`
+  /**
+   * Stores each delivery and ends its lease where `holder` holds it, and records the attempts of
+   * those stored, in one statement (in the order given); the keys of those stored come back.
+   */
+  const complete = SqlSchema.findAll({
+    Request: Schema.Struct({ results: Schema.Array(DeliveryResult), holder: Schema.String }),
+    Result: DeliveryKey,
+    execute: ({ holder, results }) => {
+      const rows = results.map(({ attempt, delivery, health }) => ({
+        webhookId: delivery.webhookId,
+        eventId: delivery.eventId,
+        attempts: delivery.attempts,
+        firstAttemptAt: delivery.firstAttemptAt,
+        nextAttemptAt: delivery.nextAttemptAt,
+        status: delivery.status,
+        attempt: attempt.attempt,
+        attemptStatus: attempt.status,
+        httpStatus: attempt.httpStatus,
+        error: attempt.error,
+        at: attempt.at,
+        expectedFailingSince: health.expectedFailingSince,
+        failingSince: health.failingSince,
+        disabledAt: health.disabled?.at ?? null,
+        disabledReason: health.disabled?.reason ?? null
+      }))
+      return sql`
           with result as (
             select * from rows from (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as (
                 "webhookId" text, "eventId" bigint, attempts integer, "firstAttemptAt" timestamptz,
@@ -245,57 +248,54 @@ export const make: Effect.Effect<
           from stored join result
             on stored.webhook_id = result."webhookId" and stored.event_id = result."eventId"
           order by result.n`
-      }
-    })
+    }
+  })
 
-    const releaseLease = SqlSchema.void({
-      Request: Schema.Struct({ ...DeliveryKey.fields, holder: Schema.String }),
-      execute: ({ eventId, holder, webhookId }) => sql`
+  const releaseLease = SqlSchema.void({
+    Request: Schema.Struct({ ...DeliveryKey.fields, holder: Schema.String }),
+    execute: ({ eventId, holder, webhookId }) => sql`
         with released as (
           update webhook_deliveries set lease_holder = null, lease_until = null
           where webhook_id = ${webhookId} and event_id = ${eventId}::bigint and lease_holder = ${holder})
         update webhooks set lane_holder = null, lane_until = null
         where id = ${webhookId} and lane_holder = ${holder}`
-    })
-
-    const decodeClaimed = Schema.decodeUnknownEffect(ClaimedDeliveryFromRow)
-
-    return WebhookDeliveryRepository.of({
-      claimDue: (now, limit, lease) =>
-        claimDue({ now, limit: Math.max(0, Math.floor(limit)), lease }).pipe(
-          Effect.flatMap((rows) =>
-            Effect.forEach(rows, (row) =>
-              Effect.gen(function* () {
-                const { delivery, event } = yield* decodeClaimed(row)
-                const webhook = yield* webhookOfRow(cipher, row)
-                return {
-                  delivery,
-                  event,
-                  url: webhook.url,
-                  secrets: signingSecretsOf(webhook, now),
-                  failingSince: webhook.failingSince
-                } satisfies ClaimedDeliveryType
-              })
-            )
-          ),
-          storageOperation("WebhookDeliveryRepository.claimDue")
-        ),
-      complete: (results, holder) => {
-        // The last result for a delivery is the one stored, should a round carry two.
-        const latest = [...new Map(results.map((result) => [keyText(result.delivery), result])).values()]
-        return (latest.length === 0 ? Effect.succeed([]) : complete({ results: latest, holder })).pipe(
-          storageOperation("WebhookDeliveryRepository.complete")
-        )
-      },
-      releaseLease: ({ eventId, webhookId }, holder) =>
-        releaseLease({ webhookId, eventId, holder }).pipe(
-          storageOperation("WebhookDeliveryRepository.releaseLease")
-        )
-    })
   })
 
+  const decodeClaimed = Schema.decodeUnknownEffect(ClaimedDeliveryFromRow)
+
+  return WebhookDeliveryRepository.of({
+    claimDue: (now, limit, lease) =>
+      claimDue({ now, limit: Math.max(0, Math.floor(limit)), lease }).pipe(
+        Effect.flatMap((rows) =>
+          Effect.forEach(rows, (row) =>
+            Effect.gen(function* () {
+              const { delivery, event } = yield* decodeClaimed(row)
+              const webhook = yield* webhookOfRow(cipher, row)
+              return {
+                delivery,
+                event,
+                url: webhook.url,
+                secrets: signingSecretsOf(webhook, now),
+                failingSince: webhook.failingSince
+              } satisfies ClaimedDeliveryType
+            })
+          )
+        ),
+        storageOperation("WebhookDeliveryRepository.claimDue")
+      ),
+    complete: (results, holder) => {
+      // The last result for a delivery is the one stored, should a round carry two.
+      const latest = [...new Map(results.map((result) => [keyText(result.delivery), result])).values()]
+      return (latest.length === 0 ? Effect.succeed([]) : complete({ results: latest, holder })).pipe(
+        storageOperation("WebhookDeliveryRepository.complete")
+      )
+    },
+    releaseLease: ({ eventId, webhookId }, holder) =>
+      releaseLease({ webhookId, eventId, holder }).pipe(
+        storageOperation("WebhookDeliveryRepository.releaseLease")
+      )
+  })
+})
+
 export const layer: Layer.Layer<WebhookDeliveryRepository, never, SqlClient.SqlClient | PrivateKeyCipher> =
-  Layer.effect(
-  WebhookDeliveryRepository,
-  make
-)
+  Layer.effect(WebhookDeliveryRepository, make)

@@ -223,7 +223,10 @@ export const make: Effect.Effect<
         storageOperation("WebhookRepository.insert")
       ),
     listByProject: (projectId) =>
-      listByProject(projectId).pipe(Effect.flatMap(opened), storageOperation("WebhookRepository.listByProject")),
+      listByProject(projectId).pipe(
+        Effect.flatMap(opened),
+        storageOperation("WebhookRepository.listByProject")
+      ),
     find: (projectId, id) =>
       find({ projectId, id }).pipe(Effect.flatMap(openedOne), storageOperation("WebhookRepository.find")),
     enable: (projectId, id) =>
@@ -236,10 +239,7 @@ export const make: Effect.Effect<
       Effect.gen(function* () {
         const found = yield* Effect.flatMap(findForUpdate({ projectId, id }), openedOne)
         if (Option.isNone(found)) return Option.none()
-        return yield* Effect.flatMap(
-          storeSecrets(rotatedWebhook(found.value, now, randomBytes)),
-          openedOne
-        )
+        return yield* Effect.flatMap(storeSecrets(rotatedWebhook(found.value, now, randomBytes)), openedOne)
       }).pipe(sql.withTransaction, storageOperation("WebhookRepository.rotateSecret")),
     remove: (projectId, id) =>
       remove({ projectId, id }).pipe(
@@ -253,7 +253,5 @@ export const make: Effect.Effect<
   })
 })
 
-export const layer: Layer.Layer<WebhookRepository, never, SqlClient.SqlClient | PrivateKeyCipher> = Layer.effect(
-  WebhookRepository,
-  make
-)
+export const layer: Layer.Layer<WebhookRepository, never, SqlClient.SqlClient | PrivateKeyCipher> =
+  Layer.effect(WebhookRepository, make)

@@ -30,6 +30,7 @@ import {
   PgWebhookRepository
 } from "../src/index.js"
 import { bothServers } from "./bothServers.js"
+import { testCipher } from "./testCipher.js"
 
 const { freshHostname, freshProject, later, newDomainOf, t0 } = ContractFixtures
 const minute = 60_000
@@ -41,7 +42,7 @@ for (const [name, client] of bothServers) {
     PgDomainEventRepository.layer,
     PgWebhookRepository.layer,
     PgWebhookDeliveryRepository.layer
-  ).pipe(Layer.provide(PgMigrations.layer), Layer.provideMerge(client))
+  ).pipe(Layer.provide(PgMigrations.layer), Layer.provideMerge(client), Layer.provide(testCipher))
 
   layer(store, { excludeTestServices: true, timeout: 120_000 })(`the events outbox on ${name}`, (it) => {
     it.effect("a change whose events cannot be stored is not made; one that tells nothing is", () =>

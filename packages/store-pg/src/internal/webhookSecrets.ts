@@ -18,5 +18,8 @@ export const open = (cipher: PrivateKeyCipher["Service"], webhookId: string, sea
   Effect.map(cipher.decrypt(sealed, boundTo(webhookId)), Redacted.value)
 
 /** Either secret of a row (the previous one may be absent), opened. */
-export const openNullable = (cipher: PrivateKeyCipher["Service"], webhookId: string, sealed: string | null) =>
-  sealed === null ? Effect.succeed(null) : open(cipher, webhookId, sealed)
+export const openNullable = (
+  cipher: PrivateKeyCipher["Service"],
+  webhookId: string,
+  sealed: string | null
+) => (sealed === null ? Effect.succeed(null) : open(cipher, webhookId, sealed))

@@ -1,0 +1,10 @@
+/**
+ * The cipher store-pg's tests encrypt with (certificates' keys, webhooks' secrets, the migrations
+ * that encrypt what was stored before): a fixed test secret.
+ */
+import { Redacted } from "effect"
+import { PrivateKeyCipher } from "../src/index.js"
+
+export const testSecret = "test secret for store-pg's tests"
+
+export const testCipher = PrivateKeyCipher.layer(Redacted.make(testSecret))
