@@ -74,10 +74,13 @@ export type WebhookEvents = typeof WebhookEvents.Type
  * Whether deliveries are made: a webhook whose every delivery failed for `PETSTORE_WEBHOOK_DISABLE_AFTER`
  * is `disabled` (contract section 9) and gets no new deliveries until its owner enables it again.
  */
-export const WebhookStatus = Schema.Literals(["enabled", "disabled"]).annotate({ identifier: "WebhookStatus" })
+export const WebhookStatus = Schema.Literals(["enabled", "disabled"]).annotate({
+  identifier: "WebhookStatus"
+})
 export type WebhookStatus = typeof WebhookStatus.Type
 
-const failureReasonPattern = /^(refused_address|dns_error|timeout|tls_error|connection_error|http_[1-9][0-9]{2})$/
+const failureReasonPattern =
+  /^(refused_address|dns_error|timeout|tls_error|connection_error|http_[1-9][0-9]{2})$/
 
 /**
  * Why an attempt failed, as a generic code (contract section 9): never an address, a resolver's message

@@ -11,7 +11,7 @@
 import { Clock, Duration, Effect, Option, Random, Schema } from "effect"
 import type { DueCheckRound } from "./CustomDomainChecks.js"
 import { DomainEvent } from "./DomainEvent.js"
-import { type DeliveryFailureReason, DeliveryAttempt, httpFailureReason, WebhookDelivery } from "./Webhook.js"
+import { DeliveryAttempt, type DeliveryFailureReason, httpFailureReason, WebhookDelivery } from "./Webhook.js"
 import {
   type ClaimedDelivery,
   type DeliveryResult,
@@ -191,5 +191,9 @@ export const deliverDueWebhooks = (options: DeliveryPassOptions) =>
       concurrency: "unbounded"
     })
     const completed = stored.filter(Boolean).length
-    return { claimed: claimed.length, completed, abandoned: claimed.length - completed } satisfies DueCheckRound
+    return {
+      claimed: claimed.length,
+      completed,
+      abandoned: claimed.length - completed
+    } satisfies DueCheckRound
   })

@@ -32,7 +32,8 @@ export const healthAfterAttempt = (
 ): WebhookHealthChange => {
   if (failure === null) return { expectedFailingSince: failingSince, failingSince: null, disabled: null }
   const since = failingSince ?? at
-  const failedLongEnough = at.getTime() - since.getTime() >= Duration.toMillis(Duration.fromInputUnsafe(disableAfter))
+  const failedLongEnough =
+    at.getTime() - since.getTime() >= Duration.toMillis(Duration.fromInputUnsafe(disableAfter))
   return {
     expectedFailingSince: failingSince,
     failingSince: since,

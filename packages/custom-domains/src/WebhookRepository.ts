@@ -33,7 +33,10 @@ export class WebhookRepository extends Context.Service<
      * Enables the project's webhook (its failures forgotten, `disabledAt` and `disabledReason` cleared),
      * whatever its status; none when it is not the project's.
      */
-    readonly enable: (projectId: ProjectId, id: WebhookId) => Effect.Effect<Option.Option<Webhook>, StorageError>
+    readonly enable: (
+      projectId: ProjectId,
+      id: WebhookId
+    ) => Effect.Effect<Option.Option<Webhook>, StorageError>
     /**
      * Gives the project's webhook a new secret at `now` (`rotatedWebhook`, the store's random bytes):
      * the replaced one signs beside it for 24 hours. None when it is not the project's.

@@ -162,7 +162,9 @@ export const validateWebhookUrl = (text: string, options: WebhookUrlOptions): Re
     // Every suffix of the List's private section ends in one of its ICANN section.
     return isUnderIcannSuffix(url.hostname)
       ? Result.succeed(url)
-      : Result.fail("must name a host under a public suffix (such as hooks.example.com) or a public IP address")
+      : Result.fail(
+          "must name a host under a public suffix (such as hooks.example.com) or a public IP address"
+        )
   }
   const addressClass = classifyAddress(literal.value)
   return addressClass === "public"

@@ -110,10 +110,17 @@ export interface WebhookChange {
  * Enables a webhook again (a disabled one gets deliveries of the events stored from now on, and its
  * pending ones are retried); an enabled one stays as it is, its failures forgotten.
  */
-export const updateWebhook = (account: AccountName, projectId: ProjectId, id: string, _change: WebhookChange) =>
+export const updateWebhook = (
+  account: AccountName,
+  projectId: ProjectId,
+  id: string,
+  _change: WebhookChange
+) =>
   Effect.gen(function* () {
     const webhook = yield* findOwnedWebhook(account, projectId, id)
-    const enabled = yield* Effect.flatMap(WebhookRepository, (webhooks) => webhooks.enable(projectId, webhook.id))
+    const enabled = yield* Effect.flatMap(WebhookRepository, (webhooks) =>
+      webhooks.enable(projectId, webhook.id)
+    )
     return yield* Option.match(enabled, {
       onNone: () => Effect.fail(new WebhookNotFound({ id })),
       onSome: Effect.succeed

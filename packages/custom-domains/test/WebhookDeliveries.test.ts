@@ -126,7 +126,12 @@ describe("recordOutcome", () => {
 
   it("disables the webhook once every attempt failed for the disabling period, with the last reason", () => {
     const failing = { ...retry, failingSince: at(0) }
-    const before = recordOutcome(pending, { _tag: "Unreachable", reason: "timeout" }, at(72 * hour - 1), failing)
+    const before = recordOutcome(
+      pending,
+      { _tag: "Unreachable", reason: "timeout" },
+      at(72 * hour - 1),
+      failing
+    )
     expect(before.health).toStrictEqual({ expectedFailingSince: at(0), failingSince: at(0), disabled: null })
     const after = recordOutcome(pending, { _tag: "Rejected", status: 410 }, at(72 * hour), failing)
     expect(after.health).toStrictEqual({
@@ -443,53 +448,55 @@ describe("deliverDueWebhooks", () => {
     }).pipe(Effect.provide(webhookWorld))
   )
 
-  it.effect("disables a webhook whose every delivery failed for the disabling period; it gets nothing more", () =>
-    Effect.gen(function* () {
-      const { hooks, webhook, deliveries } = yield* queued(1)
-      const [delivery] = deliveries
-      if (delivery === undefined) return expect.unreachable()
-      const webhooks = yield* WebhookRepository
-      const short = { ...options, disableAfter: "1 minute" } as const
-      const statusOf = Effect.map(webhooks.find(webhook.projectId, webhook.id), (found) =>
-        Option.map(found, ({ disabledAt, disabledReason, failingSince, status }) => ({
-          status,
-          disabledAt,
-          disabledReason,
-          failingSince
-        }))
-      )
-      yield* hooks.answer(
-        hookUrl,
-        ...Array.from({ length: 20 }, (): SendOutcome => ({ _tag: "Unreachable", reason: "timeout" }))
-      )
-      yield* hooks.answer(hookUrl, { _tag: "Rejected", status: 502 })
-      // Attempts at 0 s, ~5 s, ~15 s, ~35 s: failing, not yet for a minute.
-      let disabledAt: Date | null = null
-      while (disabledAt === null) {
-        const next = (yield* stored(delivery)).nextAttemptAt
-        yield* TestClock.setTime(next.getTime())
-        expect(yield* deliverDueWebhooks(short)).toMatchObject({ claimed: 1, completed: 1 })
-        const now = yield* statusOf
-        const state = Option.getOrThrow(now)
-        expect(state.failingSince).toStrictEqual(at(0))
-        if (state.status === "disabled") disabledAt = state.disabledAt
-        else expect(next.getTime() - t0).toBeLessThan(minute)
-      }
-      // The attempt that disabled it is the first at or after a minute of failures, with its own reason.
-      expect(disabledAt.getTime() - t0).toBeGreaterThanOrEqual(minute)
-      expect(Option.getOrThrow(yield* statusOf).disabledReason).toMatch(/^(timeout|http_502)$/)
-      // Disabled: its pending delivery is not claimed, however late.
-      yield* TestClock.adjust("2 hours")
-      expect(yield* deliverDueWebhooks(short)).toStrictEqual({ claimed: 0, completed: 0, abandoned: 0 })
-      // Enabled again by its owner: delivering as if nothing had failed yet.
-      expect(Option.getOrThrow(yield* webhooks.enable(webhook.projectId, webhook.id))).toMatchObject({
-        status: "enabled",
-        disabledAt: null,
-        disabledReason: null,
-        failingSince: null
-      })
-      expect((yield* deliverDueWebhooks(short)).claimed).toBe(1)
-    }).pipe(Effect.provide(webhookWorld))
+  it.effect(
+    "disables a webhook whose every delivery failed for the disabling period; it gets nothing more",
+    () =>
+      Effect.gen(function* () {
+        const { hooks, webhook, deliveries } = yield* queued(1)
+        const [delivery] = deliveries
+        if (delivery === undefined) return expect.unreachable()
+        const webhooks = yield* WebhookRepository
+        const short = { ...options, disableAfter: "1 minute" } as const
+        const statusOf = Effect.map(webhooks.find(webhook.projectId, webhook.id), (found) =>
+          Option.map(found, ({ disabledAt, disabledReason, failingSince, status }) => ({
+            status,
+            disabledAt,
+            disabledReason,
+            failingSince
+          }))
+        )
+        yield* hooks.answer(
+          hookUrl,
+          ...Array.from({ length: 20 }, (): SendOutcome => ({ _tag: "Unreachable", reason: "timeout" }))
+        )
+        yield* hooks.answer(hookUrl, { _tag: "Rejected", status: 502 })
+        // Attempts at 0 s, ~5 s, ~15 s, ~35 s: failing, not yet for a minute.
+        let disabledAt: Date | null = null
+        while (disabledAt === null) {
+          const next = (yield* stored(delivery)).nextAttemptAt
+          yield* TestClock.setTime(next.getTime())
+          expect(yield* deliverDueWebhooks(short)).toMatchObject({ claimed: 1, completed: 1 })
+          const now = yield* statusOf
+          const state = Option.getOrThrow(now)
+          expect(state.failingSince).toStrictEqual(at(0))
+          if (state.status === "disabled") disabledAt = state.disabledAt
+          else expect(next.getTime() - t0).toBeLessThan(minute)
+        }
+        // The attempt that disabled it is the first at or after a minute of failures, with its own reason.
+        expect(disabledAt.getTime() - t0).toBeGreaterThanOrEqual(minute)
+        expect(Option.getOrThrow(yield* statusOf).disabledReason).toMatch(/^(timeout|http_502)$/)
+        // Disabled: its pending delivery is not claimed, however late.
+        yield* TestClock.adjust("2 hours")
+        expect(yield* deliverDueWebhooks(short)).toStrictEqual({ claimed: 0, completed: 0, abandoned: 0 })
+        // Enabled again by its owner: delivering as if nothing had failed yet.
+        expect(Option.getOrThrow(yield* webhooks.enable(webhook.projectId, webhook.id))).toMatchObject({
+          status: "enabled",
+          disabledAt: null,
+          disabledReason: null,
+          failingSince: null
+        })
+        expect((yield* deliverDueWebhooks(short)).claimed).toBe(1)
+      }).pipe(Effect.provide(webhookWorld))
   )
 
   it.effect("signs with both secrets for 24 hours after a rotation, then with the new one only", () =>

@@ -137,11 +137,14 @@ describe("validateWebhookUrl", () => {
     "https://hooks.example.test/in",
     "https://co.uk/in",
     "https://com/in"
-  ])("refuses %s: not under a suffix the Public Suffix List lists (its implicit * rule does not count)", (text) => {
-    expect(refusal(text)).toBe(notUnderPublicSuffix)
-    // Private deployments name their receivers as they like.
-    expect(accepted(text, lenient)).toBe(text)
-  })
+  ])(
+    "refuses %s: not under a suffix the Public Suffix List lists (its implicit * rule does not count)",
+    (text) => {
+      expect(refusal(text)).toBe(notUnderPublicSuffix)
+      // Private deployments name their receivers as they like.
+      expect(accepted(text, lenient)).toBe(text)
+    }
+  )
 
   it.each([
     "",

@@ -1,9 +1,16 @@
 /**
  * The webhook handlers: each calls one webhook use case as the key's account and maps its failures.
- * Creation answers the one view that carries the secret; every other answer is built from the view
- * without it, so the secret cannot leak through a forgotten field.
+ * Creation and rotation answer the views that carry a secret; every other answer is built from the
+ * view without it, so the secret cannot leak through a forgotten field.
  */
-import { DeliveryAttemptList, NewWebhookView, PetstoreApi, WebhookList, WebhookView } from "@petstore/api"
+import {
+  DeliveryAttemptList,
+  NewWebhookView,
+  PetstoreApi,
+  RotatedWebhookSecretView,
+  WebhookList,
+  WebhookView
+} from "@petstore/api"
 import {
   createdWebhookResource,
   createWebhook,
@@ -11,6 +18,9 @@ import {
   getWebhook,
   listDeliveryAttempts,
   listWebhooks,
+  rotatedWebhookSecretResource,
+  rotateWebhookSecret,
+  updateWebhook,
   type Webhook,
   webhookResource
 } from "@petstore/custom-domains"
@@ -60,6 +70,19 @@ export const WebhooksHandlers = HttpApiBuilder.group(PetstoreApi, "webhooks", (h
       Effect.flatMap(projectScope(params.projectId), ({ account, id }) =>
         deleteWebhook(account, id, params.webhookId)
       ).pipe(Effect.catchTags(common))
+    )
+    .handle("updateWebhook", ({ params, payload }) =>
+      Effect.flatMap(projectScope(params.projectId), ({ account, id }) =>
+        updateWebhook(account, id, params.webhookId, payload)
+      ).pipe(Effect.map(view), Effect.catchTags(common))
+    )
+    .handle("rotateWebhookSecret", ({ params }) =>
+      Effect.flatMap(projectScope(params.projectId), ({ account, id }) =>
+        rotateWebhookSecret(account, id, params.webhookId)
+      ).pipe(
+        Effect.map((webhook) => new RotatedWebhookSecretView(rotatedWebhookSecretResource(webhook))),
+        Effect.catchTags(common)
+      )
     )
     .handle("listWebhookDeliveries", ({ params }) =>
       Effect.flatMap(projectScope(params.projectId), ({ account, id }) =>

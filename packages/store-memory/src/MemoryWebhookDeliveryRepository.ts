@@ -159,7 +159,10 @@ export const make: Effect.Effect<WebhookDeliveryRepository["Service"], never, Me
               ),
             current
           )
-          return [claimed.flatMap((stored) => Option.toArray(withEventAndWebhook(current, stored, now))), next]
+          return [
+            claimed.flatMap((stored) => Option.toArray(withEventAndWebhook(current, stored, now))),
+            next
+          ]
         }),
       complete: (results: ReadonlyArray<DeliveryResult>, holder: string) =>
         Ref.modify(table, (current): [ReadonlyArray<WebhookDeliveryKey>, DomainTable] => {

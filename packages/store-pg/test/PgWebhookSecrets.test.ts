@@ -11,8 +11,8 @@ import { Effect, Exit, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { EmbeddedPostgres, PgMigrations, PgWebhookRepository, PrivateKeyCipher } from "../src/index.js"
 import { bothServers } from "./bothServers.js"
-import { testCipher } from "./testCipher.js"
 import { temporaryDirectory } from "./temporaryDirectory.js"
+import { testCipher } from "./testCipher.js"
 
 /** The secret's random part, in the base64 and the bytes it could be written as. */
 const spellingsOf = (secret: string): ReadonlyArray<Buffer> => {

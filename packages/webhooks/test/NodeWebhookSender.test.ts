@@ -5,8 +5,8 @@
  * must not even see a connection.
  */
 import { randomBytes } from "node:crypto"
-import { describe, expect, it } from "@effect/vitest"
 import { createSocket } from "node:dgram"
+import { describe, expect, it } from "@effect/vitest"
 import type { WebhookRequest } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
 import { Duration, Effect } from "effect"
@@ -55,7 +55,6 @@ const production: NodeWebhookSender.Options = { allowPrivate: false, timeout: Du
 
 const ok = () => ({ status: 204 })
 
-
 describe("NodeWebhookSender", () => {
   describe("a delivery", () => {
     it.live("posts the exact body with the Standard Webhooks headers, which the receiver verifies", () =>
@@ -94,28 +93,30 @@ describe("NodeWebhookSender", () => {
       })
     )
 
-    it.live("signs with every secret given: a receiver holding either verifies, one holding neither does not", () =>
-      Effect.gen(function* () {
-        const receiver = yield* TestReceiver.start(ok)
-        const [current, previous] = [newSecret(), newSecret()]
-        const request = requestTo(`http://127.0.0.1:${receiver.port}/`, { secrets: [current, previous] })
+    it.live(
+      "signs with every secret given: a receiver holding either verifies, one holding neither does not",
+      () =>
+        Effect.gen(function* () {
+          const receiver = yield* TestReceiver.start(ok)
+          const [current, previous] = [newSecret(), newSecret()]
+          const request = requestTo(`http://127.0.0.1:${receiver.port}/`, { secrets: [current, previous] })
 
-        expect(yield* send(allowPrivate, request)).toEqual({ _tag: "Delivered", status: 204 })
-        const [received] = receiver.requests()
-        const signature = String(received?.headers["webhook-signature"])
-        expect(signature).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1,[A-Za-z0-9+/]{43}=$/)
-        const headers = {
-          "webhook-id": String(received?.headers["webhook-id"]),
-          "webhook-timestamp": String(received?.headers["webhook-timestamp"]),
-          "webhook-signature": signature
-        }
-        for (const secret of [current, previous]) {
-          expect(new Webhook(secret).verify(received?.body ?? "", headers)).toEqual(event)
-        }
-        expect(() => new Webhook(newSecret()).verify(received?.body ?? "", headers)).toThrow(
-          "No matching signature found"
-        )
-      })
+          expect(yield* send(allowPrivate, request)).toEqual({ _tag: "Delivered", status: 204 })
+          const [received] = receiver.requests()
+          const signature = String(received?.headers["webhook-signature"])
+          expect(signature).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1,[A-Za-z0-9+/]{43}=$/)
+          const headers = {
+            "webhook-id": String(received?.headers["webhook-id"]),
+            "webhook-timestamp": String(received?.headers["webhook-timestamp"]),
+            "webhook-signature": signature
+          }
+          for (const secret of [current, previous]) {
+            expect(new Webhook(secret).verify(received?.body ?? "", headers)).toEqual(event)
+          }
+          expect(() => new Webhook(newSecret()).verify(received?.body ?? "", headers)).toThrow(
+            "No matching signature found"
+          )
+        })
     )
 
     it.live("signs the same webhook-id and timestamp to the same signature on every attempt", () =>
@@ -238,18 +239,21 @@ describe("NodeWebhookSender", () => {
       })
     )
 
-    it.live("a name that does not resolve, or resolves to nothing, is a dns_error, without the resolver's words", () =>
-      Effect.gen(function* () {
-        for (const resolve of [
-          nowhere,
-          (): ReturnType<NodeWebhookSender.Resolve> => Effect.succeed({ _tag: "NoRecords", reason: "nodata" }),
-          (): ReturnType<NodeWebhookSender.Resolve> =>
-            Effect.succeed({ _tag: "Failure", reason: "servfail", detail: "ESERVFAIL 10.9.8.7" })
-        ]) {
-          const outcome = yield* send({ ...allowPrivate, resolve }, requestTo("https://hooks.test/"))
-          expect(outcome).toEqual({ _tag: "Unreachable", reason: "dns_error" })
-        }
-      })
+    it.live(
+      "a name that does not resolve, or resolves to nothing, is a dns_error, without the resolver's words",
+      () =>
+        Effect.gen(function* () {
+          for (const resolve of [
+            nowhere,
+            (): ReturnType<NodeWebhookSender.Resolve> =>
+              Effect.succeed({ _tag: "NoRecords", reason: "nodata" }),
+            (): ReturnType<NodeWebhookSender.Resolve> =>
+              Effect.succeed({ _tag: "Failure", reason: "servfail", detail: "ESERVFAIL 10.9.8.7" })
+          ]) {
+            const outcome = yield* send({ ...allowPrivate, resolve }, requestTo("https://hooks.test/"))
+            expect(outcome).toEqual({ _tag: "Unreachable", reason: "dns_error" })
+          }
+        })
     )
 
     it.live("a resolver that never answers counts against the timeout", () =>
@@ -264,29 +268,31 @@ describe("NodeWebhookSender", () => {
       })
     )
 
-    it.live("with the c-ares resolver, a DNS server that never answers is a dns_error within its own timeout", () =>
-      Effect.gen(function* () {
-        // A UDP socket that reads the queries and answers none.
-        const server = createSocket("udp4")
-        yield* Effect.acquireRelease(
-          Effect.promise(() => new Promise<void>((resolve) => server.bind(0, "127.0.0.1", resolve))),
-          () => Effect.sync(() => server.close())
-        )
-        const port = server.address().port
-        const resolver = yield* NodeDnsResolver.make({
-          servers: [`127.0.0.1:${port}`],
-          timeout: Duration.millis(200),
-          tries: 1
-        })
-        const started = Date.now()
-        const outcome = yield* send(
-          { ...production, resolve: resolver.addresses },
-          requestTo("https://hooks.example.com/")
-        )
-        expect(outcome).toEqual({ _tag: "Unreachable", reason: "dns_error" })
-        // Within the resolver's timeout, long before the delivery's.
-        expect(Date.now() - started).toBeLessThan(3_000)
-      }).pipe(Effect.scoped)
+    it.live(
+      "with the c-ares resolver, a DNS server that never answers is a dns_error within its own timeout",
+      () =>
+        Effect.gen(function* () {
+          // A UDP socket that reads the queries and answers none.
+          const server = createSocket("udp4")
+          yield* Effect.acquireRelease(
+            Effect.promise(() => new Promise<void>((resolve) => server.bind(0, "127.0.0.1", resolve))),
+            () => Effect.sync(() => server.close())
+          )
+          const port = server.address().port
+          const resolver = yield* NodeDnsResolver.make({
+            servers: [`127.0.0.1:${port}`],
+            timeout: Duration.millis(200),
+            tries: 1
+          })
+          const started = Date.now()
+          const outcome = yield* send(
+            { ...production, resolve: resolver.addresses },
+            requestTo("https://hooks.example.com/")
+          )
+          expect(outcome).toEqual({ _tag: "Unreachable", reason: "dns_error" })
+          // Within the resolver's timeout, long before the delivery's.
+          expect(Date.now() - started).toBeLessThan(3_000)
+        }).pipe(Effect.scoped)
     )
   })
 
@@ -308,15 +314,17 @@ describe("NodeWebhookSender", () => {
         })
     )
 
-    it.live("with private addresses refused, loopback IP literals are a refused_address and never connected to", () =>
-      Effect.gen(function* () {
-        const receiver = yield* TestReceiver.start(ok)
-        for (const host of ["127.0.0.1", "[::ffff:127.0.0.1]", "[::1]", "127.1.2.3", "2130706433"]) {
-          const outcome = yield* send(production, requestTo(`https://${host}:${receiver.port}/`))
-          expect(outcome).toEqual({ _tag: "Unreachable", reason: "refused_address" })
-        }
-        expect(receiver.connections()).toBe(0)
-      })
+    it.live(
+      "with private addresses refused, loopback IP literals are a refused_address and never connected to",
+      () =>
+        Effect.gen(function* () {
+          const receiver = yield* TestReceiver.start(ok)
+          for (const host of ["127.0.0.1", "[::ffff:127.0.0.1]", "[::1]", "127.1.2.3", "2130706433"]) {
+            const outcome = yield* send(production, requestTo(`https://${host}:${receiver.port}/`))
+            expect(outcome).toEqual({ _tag: "Unreachable", reason: "refused_address" })
+          }
+          expect(receiver.connections()).toBe(0)
+        })
     )
 
     it.live("with private addresses refused, ONE refused address among public ones is enough to refuse", () =>
@@ -348,22 +356,24 @@ describe("NodeWebhookSender", () => {
       })
     )
 
-    it.live("with private addresses refused, an http URL is a refused_address before anything is resolved", () =>
-      Effect.gen(function* () {
-        let resolved = 0
-        const outcome = yield* send(
-          {
-            ...production,
-            resolve: () => {
-              resolved += 1
-              return records("1.1.1.1")("hooks.example.com")
-            }
-          },
-          requestTo("http://hooks.example.com/")
-        )
-        expect(outcome).toEqual({ _tag: "Unreachable", reason: "refused_address" })
-        expect(resolved).toBe(0)
-      })
+    it.live(
+      "with private addresses refused, an http URL is a refused_address before anything is resolved",
+      () =>
+        Effect.gen(function* () {
+          let resolved = 0
+          const outcome = yield* send(
+            {
+              ...production,
+              resolve: () => {
+                resolved += 1
+                return records("1.1.1.1")("hooks.example.com")
+              }
+            },
+            requestTo("http://hooks.example.com/")
+          )
+          expect(outcome).toEqual({ _tag: "Unreachable", reason: "refused_address" })
+          expect(resolved).toBe(0)
+        })
     )
 
     it.live("the vetted address is the one connected to: the name is resolved once and stays the Host", () =>
@@ -448,7 +458,10 @@ describe("NodeWebhookSender", () => {
       Effect.gen(function* () {
         const receiver = yield* TestReceiver.start(ok)
         for (const secrets of [["whsec_"], [newSecret(), "whsec_"], []]) {
-          const outcome = yield* send(allowPrivate, requestTo(`http://127.0.0.1:${receiver.port}/`, { secrets }))
+          const outcome = yield* send(
+            allowPrivate,
+            requestTo(`http://127.0.0.1:${receiver.port}/`, { secrets })
+          )
           expect(outcome).toEqual({ _tag: "Unreachable", reason: "connection_error" })
         }
         expect(receiver.connections()).toBe(0)
@@ -470,14 +483,20 @@ describe("NodeWebhookSender", () => {
     it.live("a URL the rule refuses (not a URL, credentials, a private name) opens nothing", () =>
       Effect.gen(function* () {
         for (const url of ["not a url", "https://user:pass@hooks.example.com/", "ftp://hooks.example.com/"]) {
-          expect(yield* send(allowPrivate, requestTo(url))).toEqual({ _tag: "Unreachable", reason: "refused_address" })
+          expect(yield* send(allowPrivate, requestTo(url))).toEqual({
+            _tag: "Unreachable",
+            reason: "refused_address"
+          })
         }
         let resolved = 0
         const counting: NodeWebhookSender.Resolve = (name) => {
           resolved += 1
           return records("1.1.1.1")(name)
         }
-        const outcome = yield* send({ ...production, resolve: counting }, requestTo("https://hooks.internal/"))
+        const outcome = yield* send(
+          { ...production, resolve: counting },
+          requestTo("https://hooks.internal/")
+        )
         expect(outcome).toEqual({ _tag: "Unreachable", reason: "refused_address" })
         expect(resolved).toBe(0)
       })

@@ -11,9 +11,13 @@ import {
   type DeliveryAttempt,
   DomainEvent,
   DomainEventId,
+  enabledWebhook,
   Hostname,
+  newWebhook,
   ProjectId,
+  rotatedWebhook,
   type SendOutcome,
+  signingSecretsOf,
   type Webhook,
   WebhookDelivery,
   type WebhookDeliveryKey,
@@ -22,11 +26,7 @@ import {
   Webhook as WebhookRecord,
   WebhookRepository,
   type WebhookRequest,
-  WebhookSender,
-  enabledWebhook,
-  newWebhook,
-  rotatedWebhook,
-  signingSecretsOf
+  WebhookSender
 } from "../../src/index.js"
 import { addedDomain } from "./Domains.js"
 
@@ -131,7 +131,8 @@ export const webhookWorld: Layer.Layer<
       rotateSecret: (projectId, id, now) =>
         Effect.flatMap(
           Ref.updateAndGet(made, (count) => count + 1),
-          (seed) => change(projectId, id, (webhook) => rotatedWebhook(webhook, now, (size) => bytesOf(seed, size)))
+          (seed) =>
+            change(projectId, id, (webhook) => rotatedWebhook(webhook, now, (size) => bytesOf(seed, size)))
         ),
       remove: (projectId, id) =>
         Effect.gen(function* () {

@@ -13,8 +13,8 @@
  */
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import type { PrivateKeyCipher } from "../PrivateKeyCipher.js"
 import * as WebhookSecrets from "../internal/webhookSecrets.js"
+import type { PrivateKeyCipher } from "../PrivateKeyCipher.js"
 
 const reasonPattern = "^(refused_address|dns_error|timeout|tls_error|connection_error|http_[1-9][0-9]{2})$"
 
