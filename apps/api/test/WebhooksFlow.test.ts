@@ -9,9 +9,10 @@
  *   the event on the 4th attempt, each attempt listed;
  * - the worker process beside an API on PostgreSQL: a worker killed (SIGKILL) during a delivery loses
  *   no event, another delivers it once the lease expired;
- * - the API with the production default: a name that resolves to loopback is refused at delivery
- *   time without a connection, and every route refuses bad input with the contract's body, hides
- *   another account's project and shows the secret only once.
+ * - the API with the production default: a name that resolves to a private address is refused at
+ *   delivery time without a connection, recorded as `refused_address` and nothing more, and every
+ *   route refuses bad input with the contract's body, hides another account's project and shows the
+ *   secret only once.
  * Nothing here is ever sent outside loopback.
  */
 import { existsSync } from "node:fs"
@@ -57,6 +58,9 @@ interface WebhookBody {
   readonly id: string
   readonly url: string
   readonly events: ReadonlyArray<string> | null
+  readonly status: "enabled" | "disabled"
+  readonly disabledAt: string | null
+  readonly disabledReason: string | null
   readonly createdAt: string
 }
 interface CreatedWebhookBody extends WebhookBody {
@@ -86,7 +90,16 @@ const deliveriesPath = (projectId: string, id: string) => `${webhookPath(project
 const createWebhook = (projectId: string, body: unknown) =>
   Effect.map(send("POST", webhooksPath(projectId), { body }), (answer) => {
     const created = expectOk<CreatedWebhookBody>(answer, 201)
-    expect(Object.keys(created).sort()).toEqual(["createdAt", "events", "id", "secret", "url"])
+    expect(Object.keys(created).sort()).toEqual([
+      "createdAt",
+      "disabledAt",
+      "disabledReason",
+      "events",
+      "id",
+      "secret",
+      "status",
+      "url"
+    ])
     return created
   })
 
@@ -231,7 +244,7 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
                 attempt: isRetry ? 2 : 1,
                 status: isFailure ? "retrying" : "delivered",
                 httpStatus: isFailure ? 503 : 204,
-                error: isFailure ? "the receiver answered 503" : null
+                error: isFailure ? "http_503" : null
               }
             })
           )
@@ -344,7 +357,7 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
               attempt,
               status: "retrying",
               httpStatus: 500,
-              error: "the receiver answered 500"
+              error: "http_500"
             }))
           ])
           // Attempt n+1 starts 200 ms × 2^(n−1) (±20%) after attempt n: never sooner, and soon after.
@@ -366,24 +379,45 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
     "the built API with the production default: private addresses refused",
     (it) => {
       it.effect(
-        "a name that resolves to loopback is a failed attempt that says so, and the receiver sees no connection",
+        "a name that resolves to a private address is a refused_address attempt, naming no address, and the receiver sees no connection",
         () =>
           Effect.gen(function* () {
+            const dns = yield* Challtestsrv
             yield* readyProject("guarded")
             const counter = yield* startConnectionCounter
-            // A name, not an address: accepted at creation, refused on the address it resolves to.
-            const url = `https://localhost:${counter.port}/hooks`
+            // A public name, accepted at creation, that resolves to loopback and a private address.
+            const name = "hooks.guarded-flow.com"
+            yield* dns.addA(name, ["127.0.0.1", "10.20.30.40"])
+            const url = `https://${name}:${counter.port}/hooks`
             const webhook = yield* createWebhook("guarded", { url, events: ["domain.added"] })
             expectOk(yield* addDomain("guarded", "docs.guarded-flow.com"), 201)
 
             // Retried, as names change; each attempt refused before any connection.
             const attempts = yield* attemptsOnce("guarded", webhook.id, (got) => got.length >= 3)
             for (const attempt of attempts) {
-              expect(attempt).toMatchObject({ status: "retrying", httpStatus: null })
-              expect(attempt.error).toMatch(/^localhost resolves to (127\.0\.0\.1|::1) \(loopback\)/)
-              expect(attempt.error).toContain("deliveries may not reach it")
+              expect(attempt).toMatchObject({
+                status: "retrying",
+                httpStatus: null,
+                error: "refused_address"
+              })
+            }
+            // Nothing of the internal network reaches the owner: no address, in any answer.
+            const answers = yield* Effect.forEach(
+              [deliveriesPath("guarded", webhook.id), webhookPath("guarded", webhook.id)],
+              (path) => send("GET", path)
+            )
+            for (const answer of answers) {
+              expect(JSON.stringify(answer.body)).not.toMatch(/127\.0\.0\.1|10\.20\.30\.40|loopback|private/)
             }
             expect(counter.connections()).toBe(0)
+            // A name no DNS answers is a dns_error, with no resolver's words.
+            const nowhere = yield* createWebhook("guarded", {
+              url: "https://nowhere.guarded-flow.com/hooks",
+              events: ["domain.added"]
+            })
+            expectOk(yield* addDomain("guarded", "www.guarded-flow.com"), 201)
+            const failed = yield* attemptsOnce("guarded", nowhere.id, (got) => got.length >= 1)
+            expect(failed[0]).toMatchObject({ status: "retrying", httpStatus: null, error: "dns_error" })
           }).pipe(Effect.scoped),
         60_000
       )
@@ -409,6 +443,15 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
             [{ url: "https://[fe80::1]/in" }, "url: must not be a link-local address (fe80::1)"],
             [{ url: "https://[fd00::1]/in" }, "url: must not be a unique local address (fd00::1)"],
             [{ url: "https://0x7f000001/in" }, "url: must not be a loopback address (127.0.0.1)"],
+            ...[
+              "https://localhost/in",
+              "https://hooks/in",
+              "https://hooks.internal/in",
+              "https://hooks.corp/in"
+            ].map((url): readonly [unknown, string] => [
+              { url },
+              "url: must name a host under a public suffix (such as hooks.example.com) or a public IP address"
+            ]),
             [{ url: "hooks.example.com/in" }, "url: must be a URL such as https://example.com/webhooks"],
             [{ url: "not a url" }, "url: must be a URL such as https://example.com/webhooks"],
             [
@@ -461,6 +504,8 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
             ["GET", webhooksPath("strict")],
             ["GET", webhookPath("strict", webhook.id)],
             ["DELETE", webhookPath("strict", webhook.id)],
+            ["PATCH", webhookPath("strict", webhook.id), { status: "enabled" }],
+            ["POST", `${webhookPath("strict", webhook.id)}/rotate-secret`],
             ["GET", deliveriesPath("strict", webhook.id)]
           ]
           for (const [method, path, body] of routes) {
@@ -497,6 +542,9 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
             id: webhook.id,
             url: webhook.url,
             events: null,
+            status: "enabled",
+            disabledAt: null,
+            disabledReason: null,
             createdAt: webhook.createdAt
           })
           const api = yield* BuiltApi
