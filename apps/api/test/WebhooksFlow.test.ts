@@ -585,7 +585,9 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
             PETSTORE_PLATFORM_DOMAIN: processPlatform.platformDomain,
             PETSTORE_CNAME_TARGET: processPlatform.cnameTarget,
             PETSTORE_WEBHOOK_ALLOW_PRIVATE: "true",
-            PETSTORE_WEBHOOK_RETRY_BASE: "200 millis"
+            PETSTORE_WEBHOOK_RETRY_BASE: "200 millis",
+            // Webhook secrets are sealed with it: the API and the workers must share it.
+            PETSTORE_SECRET_KEY: "webhooks flow"
           }
           const workerEnv = {
             ...shared,

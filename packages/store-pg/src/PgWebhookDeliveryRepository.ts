@@ -262,6 +262,7 @@ export const make: Effect.Effect<
   })
 
   const decodeClaimed = Schema.decodeUnknownEffect(ClaimedDeliveryFromRow)
+  const decodeKey = Schema.decodeUnknownEffect(DeliveryKey)
 
   return WebhookDeliveryRepository.of({
     claimDue: (now, limit, lease) =>
@@ -271,16 +272,38 @@ export const make: Effect.Effect<
             Effect.gen(function* () {
               const { delivery, event } = yield* decodeClaimed(row)
               const webhook = yield* webhookOfRow(cipher, row)
-              return {
-                delivery,
-                event,
-                url: webhook.url,
-                secrets: signingSecretsOf(webhook, now),
-                failingSince: webhook.failingSince
-              } satisfies ClaimedDeliveryType
-            })
+              return [
+                {
+                  delivery,
+                  event,
+                  url: webhook.url,
+                  secrets: signingSecretsOf(webhook, now),
+                  failingSince: webhook.failingSince
+                } satisfies ClaimedDeliveryType
+              ]
+            }).pipe(
+              // A row that cannot be read (a secret sealed with another key, a corrupt row) must not
+              // hold the other lanes of the claim: its lease is given back and the others are sent.
+              Effect.catch((error) =>
+                Effect.as(
+                  Effect.andThen(
+                    Effect.logWarning(
+                      `the claimed delivery to webhook ${row.webhookId} cannot be read`,
+                      error
+                    ),
+                    Effect.ignore(
+                      Effect.flatMap(decodeKey({ webhookId: row.webhookId, eventId: row.eventId }), (key) =>
+                        releaseLease({ ...key, holder: lease.holder })
+                      )
+                    )
+                  ),
+                  []
+                )
+              )
+            )
           )
         ),
+        Effect.map((claimed) => claimed.flat()),
         storageOperation("WebhookDeliveryRepository.claimDue")
       ),
     complete: (results, holder) => {
