@@ -5,10 +5,21 @@
  * neither. The cache holds code Node will run, so only a directory private to this user is used: one
  * that others could write to would let them run theirs. A directory that does not exist yet (the
  * first start creates it, private) or is not private simply means no cache this time.
+ *
+ * `module.enableCompileCache` came with Node 22.1: on an older Node (the packages support 20.11 and
+ * later) the process starts without the cache. It is looked up on the module's namespace, since a
+ * named import of an export the running Node lacks fails the whole bundle before it runs.
  */
 import { statSync } from "node:fs"
-import { enableCompileCache } from "node:module"
+import * as NodeModule from "node:module"
 import { join } from "node:path"
+
+type EnableCompileCache = (directory: string) => unknown
+
+/** Node's `enableCompileCache` where this Node has it. */
+const enableCompileCache: EnableCompileCache | undefined = (
+  NodeModule as { readonly enableCompileCache?: EnableCompileCache }
+).enableCompileCache
 
 const isPrivateDirectory = (path: string): boolean => {
   try {
@@ -21,5 +32,7 @@ const isPrivateDirectory = (path: string): boolean => {
 
 /** Caches compiled code under `<dataDirectory>/compile-cache` when the data directory is private. */
 export const enablePrivateCompileCache = (dataDirectory: string): void => {
-  if (isPrivateDirectory(dataDirectory)) enableCompileCache(join(dataDirectory, "compile-cache"))
+  if (enableCompileCache !== undefined && isPrivateDirectory(dataDirectory)) {
+    enableCompileCache(join(dataDirectory, "compile-cache"))
+  }
 }

@@ -3,8 +3,19 @@
  * for custom domains (HTTP and HTTPS), the metrics' listener when configured, then the API's HTTP
  * server, which opens its port last.
  */
-import { AdapterConfig, CertificateDelayConfig, PlatformConfig, WebhookConfig } from "@petstore/app-config"
-import { CertificateDelay, type CustomDomainRepository, PlatformSettings } from "@petstore/custom-domains"
+import {
+  AdapterConfig,
+  CertificateDelayConfig,
+  LimitsConfig,
+  PlatformConfig,
+  WebhookConfig
+} from "@petstore/app-config"
+import {
+  CertificateDelay,
+  type CustomDomainRepository,
+  Limits,
+  PlatformSettings
+} from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
 import { EdgeServer } from "@petstore/edge"
 import {
@@ -89,6 +100,7 @@ export const ServerLive = Layer.unwrap(
     const platform = yield* PlatformConfig
     const certificateDelay = yield* CertificateDelayConfig
     const webhooks = yield* WebhookConfig
+    const limits = yield* LimitsConfig
     const rateLimits = yield* RateLimitConfig
     // The edge is a second front door: when its ports are taken, the API keeps serving (logged loudly).
     const edgeLive = Layer.effectDiscard(
@@ -129,6 +141,7 @@ export const ServerLive = Layer.unwrap(
           NodeDnsResolver.layer(adapters.dns),
           PlatformSettings.layer(platform),
           Layer.succeed(CertificateDelay, certificateDelay),
+          Layer.succeed(Limits, limits),
           // The URLs the API accepts are those its deliveries (here or in a worker) may reach.
           Layer.succeed(WebhookUrlPolicy, { allowPrivate: webhooks.allowPrivate }),
           RateLimits.layer(rateLimits),

@@ -1,13 +1,16 @@
 /**
- * The API process's entry: limits the heap's growth (see `HeapGrowth`), turns Node's compile cache
- * on (see `CompileCache`), then loads and runs the process itself (`ApiProcess`). Everything but this
- * file is loaded after, so that the bundle is compiled through the cache and every heap growth step
- * is limited.
+ * The API process's entry: refuses a Node older than the apps run on with one line (see
+ * `RequiredNode`), limits the heap's growth (see `HeapGrowth`), turns Node's compile cache on (see
+ * `CompileCache`), then loads and runs the process itself (`ApiProcess`). Everything but this file is
+ * loaded after, so that an older Node reads the line instead of failing on an import, the bundle is
+ * compiled through the cache and every heap growth step is limited.
  */
+import { exitUnlessSupportedNode } from "@petstore/app-config/RequiredNode"
 import { enablePrivateCompileCache } from "./CompileCache.js"
 import { dataDirectoryVariable, defaultDataDirectory } from "./DataDirectory.js"
 import { limitHeapGrowth } from "./HeapGrowth.js"
 
+exitUnlessSupportedNode()
 limitHeapGrowth()
 enablePrivateCompileCache(process.env[dataDirectoryVariable] || defaultDataDirectory)
 

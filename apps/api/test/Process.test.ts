@@ -4,7 +4,7 @@
  * PostgreSQL fail (never skip) when the test server is unreachable.
  */
 import { createHash } from "node:crypto"
-import { chmodSync, existsSync, mkdirSync, readdirSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs"
 import { connect, type Socket } from "node:net"
 import { join } from "node:path"
 import { EmbeddedPostgres, PgStore } from "@petstore/store-pg"
@@ -46,6 +46,18 @@ const createPet = async (server: ServerProcess, key: string, body: object, heade
   return response.json() as Pet
 }
 
+/**
+ * What under `directory` the group or others may use (each path with its mode): files must be 0600
+ * or stricter and directories 0700.
+ */
+const openToOthers = (directory: string): ReadonlyArray<string> =>
+  readdirSync(directory, { recursive: true, encoding: "utf8" }).flatMap((entry) => {
+    const info = statSync(join(directory, entry))
+    const mode = info.mode & 0o777
+    const open = info.isDirectory() ? mode !== 0o700 : (mode & 0o077) !== 0
+    return open ? [`${entry} ${mode.toString(8)}`] : []
+  })
+
 /** An embedded-storage server on `dataDir`, started and listening. */
 const startEmbedded = async (dataDir: string, key: string, env: Record<string, string> = {}) => {
   const server = await startServer({ PETSTORE_DATA_DIR: dataDir, PETSTORE_BOOTSTRAP_KEY: key, ...env })
@@ -79,6 +91,8 @@ describe("the API process on its default embedded storage", () => {
       const next = await createPet(second, key, { name: "After restart", categoryId: 1 })
       expect(next.id).toBeGreaterThan(pet.id)
       await expectCleanStop(second)
+      // Everything it keeps is its user's alone: the database's files, the secret, the CA's files.
+      expect(openToOthers(dataDir)).toEqual([])
     },
     testTimeout
   )
@@ -562,6 +576,16 @@ describe("a bad configuration", () => {
       /PETSTORE_EDGE_UNKNOWN_NAME_LIMIT.*from 1 to 1000000/
     ],
     ["PETSTORE_EDGE_CACHE_TTL=soon", { PETSTORE_EDGE_CACHE_TTL: "soon" }, /PETSTORE_EDGE_CACHE_TTL/],
+    [
+      "PETSTORE_LIMIT_DOMAINS_PER_PROJECT=0",
+      { PETSTORE_LIMIT_DOMAINS_PER_PROJECT: "0" },
+      /PETSTORE_LIMIT_DOMAINS_PER_PROJECT.*from 1 to 1000000/
+    ],
+    [
+      "PETSTORE_LIMIT_PROJECTS_PER_ACCOUNT=many",
+      { PETSTORE_LIMIT_PROJECTS_PER_ACCOUNT: "many" },
+      /PETSTORE_LIMIT_PROJECTS_PER_ACCOUNT/
+    ],
     [
       "a bootstrap key of 23 characters",
       { PETSTORE_BOOTSTRAP_KEY: "pk_live_short_guessable" },

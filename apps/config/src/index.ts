@@ -5,5 +5,6 @@
  */
 export * from "./AdapterConfig.js"
 export * from "./CertificateConfig.js"
+export * from "./LimitsConfig.js"
 export * from "./PlatformConfig.js"
 export * from "./WebhookConfig.js"

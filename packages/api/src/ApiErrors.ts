@@ -63,7 +63,7 @@ export class MethodNotAllowed extends ErrorClass<MethodNotAllowed>("MethodNotAll
 ) {}
 
 export class Conflict extends ErrorClass<Conflict>("Conflict")(
-  ["conflict", "domain_in_use", "domain_claimed", "deploy_required"],
+  ["conflict", "domain_in_use", "domain_claimed", "deploy_required", "limit_reached"],
   409,
   "The request conflicts with the current state."
 ) {}

@@ -12,6 +12,7 @@ import {
   ProjectId
 } from "@petstore/custom-domains"
 import { Schema } from "effect"
+import { flow } from "effect/Function"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
@@ -20,6 +21,9 @@ import { Conflict, Forbidden, InvalidRequest, NotFound } from "./ApiErrors.js"
 import { Authentication } from "./Authentication.js"
 import { takesJsonBody } from "./BodyOperation.js"
 import { NamedClass } from "./NamedClass.js"
+import { withResponseHeaders } from "./OpenApiDocument.js"
+import { limitDescription, limitParameter, nextPageHeaders } from "./Paging.js"
+import { describeParameters, textParameter } from "./QueryParameters.js"
 
 export class ProjectView extends NamedClass<ProjectView>("Project")({
   id: ProjectId,
@@ -56,8 +60,57 @@ const createProject = takesJsonBody(
     payload: CreateProjectRequest,
     success: ProjectView.pipe(HttpApiSchema.status(201)),
     error: [InvalidRequest, Conflict]
-  }).annotate(OpenApi.Summary, "Create a project (stands in for the platform's own project creation)")
+  })
+    .annotate(OpenApi.Summary, "Create a project (stands in for the platform's own project creation)")
+    .annotate(
+      OpenApi.Description,
+      "409 `conflict` when any account has a project with this id; 409 `limit_reached` when the account has as many projects as its limit (100 unless the operator set `PETSTORE_LIMIT_PROJECTS_PER_ACCOUNT`)."
+    )
 )
+
+export const ListProjectsParameters = Schema.Struct({
+  limit: Schema.optionalKey(limitParameter),
+  after: Schema.optionalKey(textParameter(ProjectId, "must be a project id"))
+})
+
+export const Projects = Schema.Array(ProjectView).annotate({
+  identifier: "Projects",
+  description: "A page of the account's projects, in ascending id order."
+})
+
+const listProjects = HttpApiEndpoint.get("listProjects", "/projects", {
+  query: ListProjectsParameters,
+  success: Projects,
+  error: InvalidRequest
+})
+  .middleware(Authentication)
+  .annotate(OpenApi.Summary, "The key's account's projects, in ascending id order")
+  .annotate(
+    OpenApi.Description,
+    'Paged like `GET /v1/pets`: when more projects follow, the `Link` header has the `rel="next"` page. An account has at most 100 projects (`PETSTORE_LIMIT_PROJECTS_PER_ACCOUNT`).'
+  )
+  .annotate(
+    OpenApi.Transform,
+    flow(
+      describeParameters({
+        limit: limitDescription("projects"),
+        after: {
+          value: ProjectId,
+          description:
+            'Keyset cursor: only projects whose id sorts after this one. Taken from the `Link rel="next"` header.'
+        }
+      }),
+      withResponseHeaders(nextPageHeaders("projects", '</v1/projects?limit=20&after=docs>; rel="next"'))
+    )
+  )
+
+const getProject = HttpApiEndpoint.get("getProject", "/projects/:projectId", {
+  params: projectPath,
+  success: ProjectView,
+  error: NotFound
+})
+  .middleware(Authentication)
+  .annotate(OpenApi.Summary, "A project of the key's account (another account's is not found)")
 
 const changePlan = takesJsonBody(
   HttpApiEndpoint.patch("changePlan", "/projects/:projectId", {
@@ -152,6 +205,8 @@ const putDomainConfig = takesJsonBody(
 )
 
 export class ProjectsGroup extends HttpApiGroup.make("projects")
+  .add(listProjects)
+  .add(getProject)
   .add(createProject)
   .add(changePlan)
   .add(recordDeploy)

@@ -20,7 +20,7 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { InvalidRequest, NotFound } from "./ApiErrors.js"
+import { Conflict, InvalidRequest, NotFound } from "./ApiErrors.js"
 import { Authentication } from "./Authentication.js"
 import { takesJsonBody } from "./BodyOperation.js"
 import { NamedClass } from "./NamedClass.js"
@@ -87,12 +87,12 @@ const createWebhook = takesJsonBody(
     params: projectPath,
     payload: CreateWebhookRequest,
     success: NewWebhookView.pipe(HttpApiSchema.status(201)),
-    error: [InvalidRequest, NotFound]
+    error: [InvalidRequest, NotFound, Conflict]
   })
     .annotate(OpenApi.Summary, "Add a webhook: the project's events from now on are POSTed to its URL")
     .annotate(
       OpenApi.Description,
-      "The answer is the only one that shows `secret`, the key each delivery is signed with (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`). Deliveries are at least once, in order per hostname, retried with backoff for 24 hours; redirects are not followed, and private or loopback addresses are refused."
+      "The answer is the only one that shows `secret`, the key each delivery is signed with (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`). Deliveries are at least once, in order per hostname, retried with backoff for 24 hours; redirects are not followed, and private or loopback addresses are refused. 409 `limit_reached` when the project has as many webhooks as its limit (10 unless the operator set `PETSTORE_LIMIT_WEBHOOKS_PER_PROJECT`)."
     )
 )
 

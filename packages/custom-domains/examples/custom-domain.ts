@@ -24,6 +24,7 @@ import {
   type HostnameRelease,
   HostnameTaken,
   isRivalOf,
+  limitReached,
   OrderRef,
   OwnershipRepository,
   OwnershipToken,
@@ -51,13 +52,32 @@ const tokens = new Map<string, OwnershipToken>()
 const releases = new Map<string, HostnameRelease & { readonly hostname: string }>()
 const certificates = new Map<string, StoredCertificate>()
 
+const ownedBy = (account: string) => [...projects.values()].filter((project) => project.account === account)
+
 const MemoryProjects = Layer.succeed(
   ProjectRepository,
   ProjectRepository.of({
-    insert: (project) =>
-      projects.has(project.id)
-        ? Effect.fail(new ProjectIdTaken({ id: project.id }))
-        : Effect.sync(() => void projects.set(project.id, project)),
+    insert: (project, maxPerAccount) => {
+      if (projects.has(project.id)) return Effect.fail(new ProjectIdTaken({ id: project.id }))
+      // Counted and added in one synchronous step: no other insert runs in between.
+      if (ownedBy(project.account).length >= maxPerAccount) {
+        return Effect.fail(limitReached("projectsPerAccount", maxPerAccount))
+      }
+      return Effect.sync(() => void projects.set(project.id, project))
+    },
+    listOwned: ({ account, after, limit }) =>
+      Effect.sync(() => {
+        const following = ownedBy(account)
+          .filter((project) => Option.isNone(after) || project.id > after.value)
+          .sort((a, b) => (a.id < b.id ? -1 : 1))
+        const page = following.slice(0, limit)
+        const last = page.at(-1)
+        return {
+          projects: page,
+          nextAfter:
+            following.length > page.length && last !== undefined ? Option.some(last.id) : Option.none()
+        }
+      }),
     findById: (id) => Effect.sync(() => Option.fromNullishOr(projects.get(id))),
     findOwned: (account, id) =>
       Effect.sync(() =>

@@ -40,6 +40,7 @@ import {
 } from "./Errors.js"
 import { Hostname, normaliseHostname } from "./Hostname.js"
 import { requestCertificate } from "./IssuanceSchedule.js"
+import { Limits } from "./Limits.js"
 import {
   needsRecord,
   type OwnershipFacts,
@@ -79,9 +80,16 @@ export const createProject = (account: AccountName, id: ProjectId, plan: Plan) =
       lastSucceededDeployAt: null,
       createdAt: yield* now
     })
-    yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
+    const { projectsPerAccount } = yield* Limits
+    yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project, projectsPerAccount))
     return project
   })
+
+/** The account's projects, a page at a time in ascending id order (`after`: the previous page's cursor). */
+export const listProjects = (
+  account: AccountName,
+  page: { readonly after: Option.Option<ProjectId>; readonly limit: number }
+) => Effect.flatMap(ProjectRepository, (projects) => projects.listOwned({ account, ...page }))
 
 export const findOwnedProject = (account: AccountName, id: ProjectId) =>
   Effect.flatMap(ProjectRepository, (projects) => projects.findOwned(account, id)).pipe(

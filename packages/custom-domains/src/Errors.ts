@@ -52,3 +52,12 @@ export class ClaimNotFound extends Schema.TaggedError<ClaimNotFound>()("ClaimNot
 export class WebhookNotFound extends Schema.TaggedError<WebhookNotFound>()("WebhookNotFound", {
   id: Schema.String
 }) {}
+
+/**
+ * A count an account grows (projects, domains, webhooks, claims…) is at its limit: `limit` names it
+ * (`domains per project`, see `limitNames`) and `value` is the limit in force.
+ */
+export class LimitReached extends Schema.TaggedError<LimitReached>()("LimitReached", {
+  limit: Schema.String,
+  value: Schema.Number
+}) {}

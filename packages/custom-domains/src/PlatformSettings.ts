@@ -27,14 +27,21 @@ export class PlatformSettings extends Context.Service<
     })
 }
 
+/** A name's registrable domain (`example.com` for `docs.example.com`); a public suffix stays as it is. */
+const registrableOrSelf = (name: string): string =>
+  Option.getOrElse(DnsName.registrableDomain(name), () => name)
+
 /**
- * The names no custom domain may be at or under: the platform domain (its default hostnames) and
- * the registrable domain of the CNAME target (`example-sites.net` for `cname.example-sites.net`), which
- * every verified domain points to and which is the platform's, not a tenant's.
+ * The names no custom domain may be at or under (contract section 4): the registrable domain of the
+ * platform domain (`petstore.dev` for `docs.petstore.dev`: its default hostnames and every other name
+ * of the platform's own domain) and that of the CNAME target (`example-sites.net` for
+ * `cname.example-sites.net`), which every verified domain points to. Both are the platform's, not a
+ * tenant's.
  */
 export const reservedNamesOf = (settings: PlatformSettings["Service"]): ReadonlyArray<string> => {
-  const target = Option.getOrElse(DnsName.registrableDomain(settings.cnameTarget), () => settings.cnameTarget)
-  return target === settings.platformDomain ? [settings.platformDomain] : [settings.platformDomain, target]
+  const platform = registrableOrSelf(settings.platformDomain)
+  const target = registrableOrSelf(settings.cnameTarget)
+  return target === platform ? [platform] : [platform, target]
 }
 
 /**

@@ -85,7 +85,7 @@ export const announcingProjects: Layer.Layer<ProjectRepository, never, ProjectRe
       const project = (projectId: string) => announce({ _tag: "Project", projectId })
       return ProjectRepository.of({
         ...projects,
-        insert: (created) => project(created.id)(projects.insert(created)),
+        insert: (created, maxPerAccount) => project(created.id)(projects.insert(created, maxPerAccount)),
         update: (changed) => project(changed.id)(projects.update(changed)),
         saveConfig: (id, config) => project(id)(projects.saveConfig(id, config))
       })

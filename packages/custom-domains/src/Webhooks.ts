@@ -9,6 +9,7 @@ import { Clock, Effect, Option, Result, Schema } from "effect"
 import { findOwnedProject } from "./CustomDomains.js"
 import { DomainEventType } from "./DomainEvent.js"
 import { InvalidDomainRequest, WebhookNotFound } from "./Errors.js"
+import { Limits } from "./Limits.js"
 import type { ProjectId } from "./Project.js"
 import { type WebhookEvents, WebhookId } from "./Webhook.js"
 import { WebhookRepository } from "./WebhookRepository.js"
@@ -44,7 +45,10 @@ export const validateWebhookEvents = (
 const invalid = (field: string) => (rule: string) =>
   new InvalidDomainRequest({ message: `${field}: ${rule}` })
 
-/** Creates a webhook: the answer carries its secret, which is never shown again. */
+/**
+ * Creates a webhook: the answer carries its secret, which is never shown again. A project has at most
+ * `Limits.webhooksPerProject` webhooks (10 by default): each is a lane of deliveries the worker keeps.
+ */
 export const createWebhook = (
   account: AccountName,
   projectId: ProjectId,
@@ -62,8 +66,9 @@ export const createWebhook = (
       invalid("events")
     )
     const now = new Date(yield* Clock.currentTimeMillis)
+    const { webhooksPerProject } = yield* Limits
     return yield* Effect.flatMap(WebhookRepository, (webhooks) =>
-      webhooks.insert({ projectId, url: url.href, events }, now)
+      webhooks.insert({ projectId, url: url.href, events }, now, webhooksPerProject)
     )
   })
 

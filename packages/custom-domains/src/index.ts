@@ -119,6 +119,7 @@ export {
   getDomainConfig,
   type HostnameOwnership,
   listDomains,
+  listProjects,
   observeDomain,
   ownershipFactsOf,
   ownershipOf,
@@ -162,6 +163,7 @@ export {
   DomainNotFound,
   HostnameTaken,
   InvalidDomainRequest,
+  LimitReached,
   NotReverifiable,
   PlanRequired,
   ProjectIdTaken,
@@ -190,6 +192,7 @@ export {
   renewCertificate,
   requestCertificate
 } from "./IssuanceSchedule.js"
+export { defaultLimits, Limits, type LimitValues, limitNames, limitReached } from "./Limits.js"
 export {
   type HostnameRelease,
   needsRecord,
@@ -225,7 +228,7 @@ export {
   recordDeploy
 } from "./Project.js"
 export { listProjectEvents, purgeExpiredEvents } from "./ProjectEvents.js"
-export { ProjectRepository } from "./ProjectRepository.js"
+export { type ProjectPage, type ProjectQuery, ProjectRepository } from "./ProjectRepository.js"
 export {
   announcingCertificates,
   announcingCustomDomains,

@@ -23,28 +23,44 @@ describe("PlatformSettings.layer", () => {
 })
 
 describe("reservedNamesOf", () => {
-  it("reserves the platform domain and the CNAME target's registrable domain", () => {
+  it("reserves the registrable domains of the platform domain and of the CNAME target", () => {
     const settings = { platformDomain: "docs.petstore.dev", caIdentifier: "letsencrypt.org" }
     expect(reservedNamesOf({ ...settings, cnameTarget: "cname.petstore-sites.net" })).toEqual([
-      "docs.petstore.dev",
+      "petstore.dev",
       "petstore-sites.net"
     ])
     expect(reservedNamesOf({ ...settings, cnameTarget: "cname.sites.example.co.uk" })).toEqual([
-      "docs.petstore.dev",
+      "petstore.dev",
       "example.co.uk"
     ])
     expect(
       reservedNamesOf({
-        platformDomain: "example.com",
+        platformDomain: "docs.example.co.uk",
+        cnameTarget: "cname.example.com",
+        caIdentifier: "x"
+      })
+    ).toEqual(["example.co.uk", "example.com"])
+  })
+
+  it("names one domain once when both lie under it", () => {
+    expect(
+      reservedNamesOf({
+        platformDomain: "docs.example.com",
         cnameTarget: "cname.example.com",
         caIdentifier: "x"
       })
     ).toEqual(["example.com"])
+    expect(
+      reservedNamesOf({ platformDomain: "example.com", cnameTarget: "cname.example.com", caIdentifier: "x" })
+    ).toEqual(["example.com"])
   })
 
-  it("reserves a CNAME target without a registrable domain as it is", () => {
+  it("reserves a name without a registrable domain (a public suffix) as it is", () => {
     expect(
       reservedNamesOf({ platformDomain: "docs.example.com", cnameTarget: "co.uk", caIdentifier: "x" })
-    ).toEqual(["docs.example.com", "co.uk"])
+    ).toEqual(["example.com", "co.uk"])
+    expect(
+      reservedNamesOf({ platformDomain: "github.io", cnameTarget: "cname.example.net", caIdentifier: "x" })
+    ).toEqual(["github.io", "example.net"])
   })
 })

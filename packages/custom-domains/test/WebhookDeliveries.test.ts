@@ -165,7 +165,8 @@ const queued = (count: number, url = hookUrl) =>
     const webhooks = yield* WebhookRepository
     const webhook = yield* webhooks.insert(
       { projectId: ProjectId.make("handbook"), url, events: null },
-      yield* nowDate
+      yield* nowDate,
+      10
     )
     const deliveries: Array<WebhookDelivery> = []
     for (let n = 1; n <= count; n++) {
@@ -185,7 +186,8 @@ const queuedAcross = (count: number) =>
     for (let n = 1; n <= count; n++) {
       const webhook = yield* webhooks.insert(
         { projectId: ProjectId.make("handbook"), url: `${hookUrl}/${n}`, events: null },
-        yield* nowDate
+        yield* nowDate,
+        10
       )
       const event = addedEvent(n, `docs${n}.example.com`, "handbook", yield* nowDate)
       deliveries.push(yield* hooks.enqueue(webhook, event, event.occurredAt))
@@ -528,10 +530,15 @@ describe("deliverDueWebhooks", () => {
       const { hooks } = yield* queued(0)
       const webhooks = yield* WebhookRepository
       const handbook = ProjectId.make("handbook")
-      const one: Webhook = yield* webhooks.insert({ projectId: handbook, url: hookUrl, events: null }, at(0))
+      const one: Webhook = yield* webhooks.insert(
+        { projectId: handbook, url: hookUrl, events: null },
+        at(0),
+        10
+      )
       const two: Webhook = yield* webhooks.insert(
         { projectId: handbook, url: "https://other.example.com/", events: null },
-        at(0)
+        at(0),
+        10
       )
       const event = addedEvent(7, "docs.example.com", "handbook", at(0))
       const toOne = yield* hooks.enqueue(one, event, at(0))

@@ -10,6 +10,7 @@ import type {
   DomainNotFound,
   HostnameTaken,
   InvalidDomainRequest,
+  LimitReached,
   NotReverifiable,
   PlanRequired,
   ProjectIdTaken,
@@ -58,3 +59,6 @@ export const notReverifiable = (error: NotReverifiable) =>
 
 export const webhookNotFound = (error: WebhookNotFound) =>
   Effect.fail(apiError(NotFound, "not_found", `no webhook ${JSON.stringify(error.id)} in this project`))
+
+export const limitReached = (error: LimitReached) =>
+  Effect.fail(apiError(Conflict, "limit_reached", `limit reached: at most ${error.value} ${error.limit}`))

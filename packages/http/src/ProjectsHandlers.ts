@@ -2,14 +2,17 @@
  * The custom-domain handlers: each calls one use case as the key's account and maps its failures.
  */
 import { CurrentCaller, DomainList, PetstoreApi, ProjectView } from "@petstore/api"
+import { defaultListLimit } from "@petstore/catalogue"
 import {
   addDomain,
   changePlan,
   createProject,
   defaultHostnameOf,
+  findOwnedProject,
   getDomain,
   getDomainConfig,
   listDomains,
+  listProjects,
   PlatformSettings,
   type Project,
   putDomainConfig,
@@ -18,7 +21,7 @@ import {
   reverifyDomain,
   verifyNow
 } from "@petstore/custom-domains"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import {
   deployRequired,
@@ -26,12 +29,15 @@ import {
   domainNotFound,
   hostnameTaken,
   invalidDomainRequest,
+  limitReached,
   notReverifiable,
   planRequired,
   projectIdTaken,
   projectNotFound
 } from "./DomainErrors.js"
+import { nextPageLink } from "./NextPageLink.js"
 import { projectScope } from "./ProjectScope.js"
+import { appendResponseHeaders } from "./ResponseHeaders.js"
 import { storageUnavailable } from "./StorageUnavailable.js"
 
 const view = (project: Project) =>
@@ -54,11 +60,41 @@ const common = {
 
 export const ProjectsHandlers = HttpApiBuilder.group(PetstoreApi, "projects", (handlers) =>
   handlers
+    .handle("listProjects", ({ query }) =>
+      Effect.gen(function* () {
+        const caller = yield* CurrentCaller
+        const limit = query.limit ?? defaultListLimit
+        const page = yield* listProjects(caller.account, {
+          after: Option.fromUndefinedOr(query.after),
+          limit
+        })
+        if (Option.isSome(page.nextAfter)) {
+          const link = nextPageLink("/v1/projects", [
+            ["limit", limit],
+            ["after", page.nextAfter.value]
+          ])
+          yield* appendResponseHeaders({ link })
+        }
+        return yield* Effect.forEach(page.projects, view)
+      }).pipe(Effect.catchTags({ StorageError: storageUnavailable }))
+    )
+    .handle("getProject", ({ params }) =>
+      Effect.flatMap(projectScope(params.projectId), ({ account, id }) => findOwnedProject(account, id)).pipe(
+        Effect.flatMap(view),
+        Effect.catchTags({ ProjectNotFound: projectNotFound, StorageError: storageUnavailable })
+      )
+    )
     .handle("createProject", ({ payload }) =>
       Effect.gen(function* () {
         const caller = yield* CurrentCaller
         return yield* view(yield* createProject(caller.account, payload.id, payload.plan))
-      }).pipe(Effect.catchTags({ ProjectIdTaken: projectIdTaken, StorageError: storageUnavailable }))
+      }).pipe(
+        Effect.catchTags({
+          ProjectIdTaken: projectIdTaken,
+          LimitReached: limitReached,
+          StorageError: storageUnavailable
+        })
+      )
     )
     .handle("changePlan", ({ params, payload }) =>
       Effect.gen(function* () {

@@ -26,7 +26,7 @@ import {
 } from "@petstore/custom-domains"
 import { Effect } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { invalidDomainRequest, projectNotFound, webhookNotFound } from "./DomainErrors.js"
+import { invalidDomainRequest, limitReached, projectNotFound, webhookNotFound } from "./DomainErrors.js"
 import { projectScope } from "./ProjectScope.js"
 import { storageUnavailable } from "./StorageUnavailable.js"
 import { WebhookUrlPolicy } from "./WebhookUrlPolicy.js"
@@ -51,6 +51,7 @@ export const WebhooksHandlers = HttpApiBuilder.group(PetstoreApi, "webhooks", (h
         Effect.catchTags({
           ProjectNotFound: projectNotFound,
           InvalidDomainRequest: invalidDomainRequest,
+          LimitReached: limitReached,
           StorageError: storageUnavailable
         })
       )

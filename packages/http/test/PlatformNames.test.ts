@@ -1,6 +1,7 @@
 /**
- * The platform's own names cannot be taken as custom domains, through a real server: names under the
- * platform domain, and names at or under the registrable domain of the CNAME target, which every
+ * The platform's own names cannot be taken as custom domains, through a real server: names at or
+ * under the registrable domain of the platform domain (its default hostnames and the rest of the
+ * platform's own domain), and at or under the registrable domain of the CNAME target, which every
  * verified domain points to (a tenant once added that domain itself, verified it and got a
  * certificate for it).
  */
@@ -37,8 +38,10 @@ layer(TestServerLive(MemoryStore.layer, { platform }), { excludeTestServices: tr
           ["petstore-sites.net", "hostname: must not be under petstore-sites.net"],
           ["CNAME.petstore-sites.net.", "hostname: must not be under petstore-sites.net"],
           ["www.petstore-sites.net", "hostname: must not be under petstore-sites.net"],
-          ["docs.petstore.dev", "hostname: must not be under docs.petstore.dev"],
-          ["handbook.docs.petstore.dev", "hostname: must not be under docs.petstore.dev"]
+          ["docs.petstore.dev", "hostname: must not be under petstore.dev"],
+          ["handbook.docs.petstore.dev", "hostname: must not be under petstore.dev"],
+          ["petstore.dev", "hostname: must not be under petstore.dev"],
+          ["www.petstore.dev", "hostname: must not be under petstore.dev"]
         ] as const
         for (const [hostname, message] of refusals) {
           const answer = yield* addDomain(hostname)
@@ -46,7 +49,7 @@ layer(TestServerLive(MemoryStore.layer, { platform }), { excludeTestServices: tr
           expect(yield* json(answer)).toEqual({ code: "invalid_request", message, status: 400 })
         }
         // Names that only look alike belong to their owners.
-        for (const hostname of ["petstore-sites.com", "docs.my-petstore-sites.net", "petstore.dev"]) {
+        for (const hostname of ["petstore-sites.com", "docs.my-petstore-sites.net", "my-petstore.dev"]) {
           expect((yield* addDomain(hostname)).status).toBe(201)
         }
         const listed = (yield* json(yield* server.request("/v1/projects/handbook/domains"))) as {
@@ -54,8 +57,8 @@ layer(TestServerLive(MemoryStore.layer, { platform }), { excludeTestServices: tr
         }
         expect(listed.domains.map((domain) => domain.hostname).sort()).toEqual([
           "docs.my-petstore-sites.net",
-          "petstore-sites.com",
-          "petstore.dev"
+          "my-petstore.dev",
+          "petstore-sites.com"
         ])
       })
     )

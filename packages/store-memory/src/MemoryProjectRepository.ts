@@ -1,15 +1,19 @@
 /**
  * ProjectRepository in memory: projects keyed by id (across accounts, so an id is taken once), each
- * with the domain config its owner saved, if any. Every write is one atomic `Ref` update.
+ * with the domain config its owner saved, if any. Every write is one atomic `Ref` update: an insert
+ * counts the account's projects and adds its own in the same update, so no two inserts overshoot
+ * the limit.
  */
 import {
   type DomainConfig,
+  type LimitReached,
+  limitReached,
   type Project,
   type ProjectId,
   ProjectIdTaken,
   ProjectRepository
 } from "@petstore/custom-domains"
-import { Effect, HashMap, Layer, Option, Ref } from "effect"
+import { Array as Arr, Effect, HashMap, Layer, Option, Order, Ref } from "effect"
 
 interface StoredProject {
   readonly project: Project
@@ -18,19 +22,48 @@ interface StoredProject {
 
 type ProjectTable = HashMap.HashMap<ProjectId, StoredProject>
 
+const ownedBy = (projects: ProjectTable, account: string): Array<Project> =>
+  [...HashMap.values(projects)]
+    .map((stored) => stored.project)
+    .filter((project) => project.account === account)
+
+/** Ids in the order PostgreSQL's `text` sorts them under the C collation: code unit by code unit. */
+const byId = Order.mapInput(Order.String, (project: Project) => project.id)
+
 export const make: Effect.Effect<ProjectRepository["Service"]> = Effect.map(
   Ref.make<ProjectTable>(HashMap.empty()),
   (table) => {
     const find = (id: ProjectId) => Effect.map(Ref.get(table), HashMap.get(id))
     return ProjectRepository.of({
-      insert: (project) =>
+      insert: (project, maxPerAccount) =>
         Effect.flatten(
-          Ref.modify(table, (projects): [Effect.Effect<void, ProjectIdTaken>, ProjectTable] =>
-            HashMap.has(projects, project.id)
-              ? [Effect.fail(new ProjectIdTaken({ id: project.id })), projects]
-              : [Effect.void, HashMap.set(projects, project.id, { project, config: Option.none() })]
+          Ref.modify(
+            table,
+            (projects): [Effect.Effect<void, ProjectIdTaken | LimitReached>, ProjectTable] => {
+              if (HashMap.has(projects, project.id)) {
+                return [Effect.fail(new ProjectIdTaken({ id: project.id })), projects]
+              }
+              if (ownedBy(projects, project.account).length >= maxPerAccount) {
+                return [Effect.fail(limitReached("projectsPerAccount", maxPerAccount)), projects]
+              }
+              return [Effect.void, HashMap.set(projects, project.id, { project, config: Option.none() })]
+            }
           )
         ),
+      listOwned: ({ account, after, limit }) =>
+        Effect.map(Ref.get(table), (projects) => {
+          const owned = Arr.sort(ownedBy(projects, account), byId)
+          const following = Option.match(after, {
+            onNone: () => owned,
+            onSome: (cursor) => owned.filter((project) => project.id > cursor)
+          })
+          const page = following.slice(0, Math.max(0, limit))
+          return {
+            projects: page,
+            nextAfter:
+              following.length > page.length ? Option.map(Arr.last(page), (last) => last.id) : Option.none()
+          }
+        }),
       findById: (id) =>
         Effect.map(
           find(id),

@@ -1,12 +1,15 @@
 /**
  * WebhookRepository in memory: webhooks on the table the domain repository appends events to
  * (`MemoryDomainTable`), so that an event is owed to exactly the webhooks stored before it. A new
- * webhook's id and secret are made from `node:crypto`, spelt by the domain. Removing a webhook removes
+ * webhook's id and secret are made from `node:crypto`, spelt by the domain; it is counted against its
+ * project's limit in the same atomic update that adds it. Removing a webhook removes
  * its deliveries, and the attempts recorded at them, in the same update.
  */
 import { randomBytes } from "node:crypto"
 import {
   enabledWebhook,
+  type LimitReached,
+  limitReached,
   newWebhook,
   type ProjectId,
   rotatedWebhook,
@@ -59,22 +62,28 @@ export const make: Effect.Effect<WebhookRepository["Service"], never, MemoryDoma
       )
 
     return WebhookRepository.of({
-      insert: ({ events, projectId, url }, now) =>
+      insert: ({ events, projectId, url }, now, maxPerProject) =>
         Effect.flatMap(
           Effect.sync(() => newWebhook({ projectId, url, events }, now, randomBytes)),
           (webhook) =>
-            Ref.modify(table, (current): [Webhook, DomainTable] => [
-              webhook,
-              {
-                ...current,
-                nextWebhookPosition: current.nextWebhookPosition + 1,
-                webhooks: HashMap.set(current.webhooks, webhook.id, {
-                  webhook,
-                  position: current.nextWebhookPosition,
-                  lane: Option.none()
-                })
-              }
-            ])
+            Effect.flatten(
+              Ref.modify(table, (current): [Effect.Effect<Webhook, LimitReached>, DomainTable] =>
+                webhooksOf(current, projectId).length >= maxPerProject
+                  ? [Effect.fail(limitReached("webhooksPerProject", maxPerProject)), current]
+                  : [
+                      Effect.succeed(webhook),
+                      {
+                        ...current,
+                        nextWebhookPosition: current.nextWebhookPosition + 1,
+                        webhooks: HashMap.set(current.webhooks, webhook.id, {
+                          webhook,
+                          position: current.nextWebhookPosition,
+                          lane: Option.none()
+                        })
+                      }
+                    ]
+              )
+            )
         ),
       listByProject: (projectId) =>
         Effect.map(Ref.get(table), (current) =>

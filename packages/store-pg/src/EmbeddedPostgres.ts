@@ -5,8 +5,9 @@
  *
  * Nothing listens: no TCP port, no Unix socket, so no other process or local user can connect (a
  * loopback port would let any of them, and whoever connected first would own the database). The
- * data directory is made private (0700) before PGlite writes its files into it, since those are
- * readable by everyone.
+ * data directory is made private (0700) before PGlite writes its files into it, and the files are
+ * private too (0600): the process's umask is made private first, and once PGlite has opened the
+ * database the modes it set itself (0666, on the files it unpacks) are taken back.
  *
  * PGlite is one single-user backend. The client uses a pool of exactly one connection that it never
  * closes while idle (`clientLayer` does so): statements of concurrent requests then queue in the
@@ -162,7 +163,11 @@ export const start = (
       Effect.mapError((error) => new EmbeddedPostgresError({ message: error.message, cause: error.cause }))
     )
     yield* lockDataDirectory(dataDirectory)
+    yield* PrivateDirectory.privateUmask
     const db = yield* openPGlite(dataDirectory, options.debug ?? false)
+    yield* PrivateDirectory.restrictTree(dataDirectory).pipe(
+      Effect.mapError((error) => new EmbeddedPostgresError({ message: error.message, cause: error.cause }))
+    )
     const connector = yield* connectTo(db)
     return { connect: connector.connect, dataDirectory }
   }).pipe(Effect.withSpan("EmbeddedPostgres.start"))

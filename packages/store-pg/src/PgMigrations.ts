@@ -22,6 +22,7 @@ import edgeChanges from "./migrations/0008_edge_changes.js"
 import ownership from "./migrations/0009_ownership.js"
 import domainEvents from "./migrations/0010_domain_events.js"
 import webhooks from "./migrations/0011_webhooks.js"
+import projectsByAccount from "./migrations/0012_projects_by_account.js"
 import webhookSafety from "./migrations/0013_webhook_safety.js"
 import { PrivateKeyCipher } from "./PrivateKeyCipher.js"
 
@@ -38,6 +39,7 @@ export const migrations = (cipher: PrivateKeyCipher["Service"]) => ({
   "0009_ownership": ownership,
   "0010_domain_events": domainEvents,
   "0011_webhooks": webhooks,
+  "0012_projects_by_account": projectsByAccount,
   "0013_webhook_safety": webhookSafety(cipher)
 })
 

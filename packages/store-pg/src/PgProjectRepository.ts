@@ -2,17 +2,24 @@
  * ProjectRepository on PostgreSQL. The id is the primary key of `projects`, so a second project with
  * an id already taken (by any account) is refused by the database itself; the domain config is a
  * jsonb column, null until the owner saves one.
+ *
+ * An insert counts the account's projects and adds its own in one transaction under an advisory lock
+ * of the account's, taken first: two creations at the limit are counted one after the other, never
+ * both from the same count. Ids sort bytewise (`collate "C"`), the order of the index that serves
+ * both the count and the pages.
  */
 import {
   DeployStatus,
   DomainConfig,
+  type LimitReached,
+  limitReached,
   Plan,
   Project,
   ProjectId,
   ProjectIdTaken,
   ProjectRepository
 } from "@petstore/custom-domains"
-import { Effect, Layer, Option, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import { Array as Arr, Effect, Layer, Option, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"
 import { isUniqueViolation } from "./internal/uniqueViolation.js"
@@ -82,13 +89,51 @@ export const make: Effect.Effect<ProjectRepository["Service"], never, SqlClient.
       last_deploy_at as "lastDeployAt", last_succeeded_deploy_at as "lastSucceededDeployAt",
       created_at as "createdAt"`)
 
-    const insert = SqlSchema.void({
-      Request: ProjectFromRow,
-      execute: (row) => sql`
+    // The first key of the advisory locks that serialise an account's project creations ("prjs").
+    const accountLockSpace = 0x70726a73
+
+    const insertBelow = SqlSchema.findAll({
+      Request: Schema.Struct({ row: ProjectFromRow, maxPerAccount: Schema.Int }),
+      Result: Schema.Struct({ id: Schema.String }),
+      execute: ({ maxPerAccount, row }) => sql`
         insert into projects (id, account, plan, last_deploy_status, last_deploy_at,
                               last_succeeded_deploy_at, created_at)
-        values (${row.id}, ${row.account}, ${row.plan}, ${row.lastDeployStatus}, ${row.lastDeployAt},
-                ${row.lastSucceededDeployAt}, ${row.createdAt})`
+        select ${row.id}, ${row.account}, ${row.plan}, ${row.lastDeployStatus}, ${row.lastDeployAt},
+               ${row.lastSucceededDeployAt}, ${row.createdAt}
+        where (select count(*) from projects where account = ${row.account}) < ${maxPerAccount}
+        returning id`
+    })
+
+    const insert = (project: Project, maxPerAccount: number) =>
+      sql
+        .withTransaction(
+          sql`select pg_advisory_xact_lock(${accountLockSpace}, hashtext(${project.account}))`.pipe(
+            Effect.andThen(insertBelow({ row: project, maxPerAccount }))
+          )
+        )
+        .pipe(
+          Effect.map((inserted) => (inserted.length === 0 ? "limit" : "inserted")),
+          Effect.catchIf(isUniqueViolation("projects_pkey"), () => Effect.succeed("taken" as const)),
+          storageOperation("ProjectRepository.insert"),
+          Effect.flatMap((outcome): Effect.Effect<void, ProjectIdTaken | LimitReached> => {
+            if (outcome === "taken") return Effect.fail(new ProjectIdTaken({ id: project.id }))
+            if (outcome === "limit") return Effect.fail(limitReached("projectsPerAccount", maxPerAccount))
+            return Effect.void
+          })
+        )
+
+    const listOwned = SqlSchema.findAll({
+      Request: Schema.Struct({
+        account: Schema.String,
+        after: Schema.NullOr(Schema.String),
+        limit: Schema.Int
+      }),
+      Result: ProjectFromRow,
+      execute: ({ account, after, limit }) => sql`
+        select ${columns} from projects
+        where account = ${account} ${after === null ? sql`` : sql`and id collate "C" > ${after}`}
+        order by id collate "C"
+        limit ${limit}`
     })
 
     const update = SqlSchema.void({
@@ -125,17 +170,21 @@ export const make: Effect.Effect<ProjectRepository["Service"], never, SqlClient.
     })
 
     return ProjectRepository.of({
-      insert: (project) =>
-        insert(project).pipe(
-          Effect.as(true),
-          Effect.catchIf(isUniqueViolation("projects_pkey"), () => Effect.succeed(false)),
-          storageOperation("ProjectRepository.insert"),
-          Effect.filterOrFail(
-            (inserted) => inserted,
-            () => new ProjectIdTaken({ id: project.id })
-          ),
-          Effect.asVoid
-        ),
+      insert,
+      listOwned: ({ account, after, limit }) => {
+        const size = Math.max(0, Math.floor(limit))
+        return listOwned({ account, after: Option.getOrNull(after), limit: size + 1 }).pipe(
+          Effect.map((found) => {
+            const projects = found.slice(0, size)
+            return {
+              projects,
+              nextAfter:
+                found.length > size ? Option.map(Arr.last(projects), (last) => last.id) : Option.none()
+            }
+          }),
+          storageOperation("ProjectRepository.listOwned")
+        )
+      },
       findById: (id) => findById(id).pipe(storageOperation("ProjectRepository.findById")),
       findOwned: (account, id) =>
         findOwned({ account, id }).pipe(storageOperation("ProjectRepository.findOwned")),

@@ -9,13 +9,16 @@
  * over the same array; every row is decoded into a `Webhook` or a `DeliveryAttempt` again. Secrets are
  * stored encrypted (`internal/webhookSecrets`), opened as a row is read: no statement, and so no WAL
  * record, ever carries one in plain text. A rotation reads the webhook under a row lock and writes
- * both secrets in the same transaction.
+ * both secrets in the same transaction. An insert counts the project's webhooks and adds its own in
+ * one transaction under an advisory lock of the project's, taken first, as projects are counted per
+ * account: two creations at the limit are counted one after the other.
  */
 import { randomBytes } from "node:crypto"
 import {
   DeliveryAttempt,
   DeliveryAttemptStatus,
   enabledWebhook,
+  limitReached,
   newWebhook,
   ProjectId,
   rotatedWebhook,
@@ -133,24 +136,30 @@ export const make: Effect.Effect<
   const openedOne = (rows: ReadonlyArray<WebhookRow>) =>
     Effect.map(opened(rows.slice(0, 1)), (webhooks) => Option.fromNullishOr(webhooks[0]))
 
-  const insert = (webhook: Webhook) =>
+  // The first key of the advisory locks that serialise a project's webhook creations ("whks").
+  const projectLockSpace = 0x77686b73
+
+  /** Counts the project's webhooks and adds this one below `maxPerProject`, under the project's lock. */
+  const insert = (webhook: Webhook, maxPerProject: number) =>
     Effect.gen(function* () {
       const row = yield* rowOfWebhook(cipher, webhook)
-      const inserted = yield* SqlSchema.findAll({
-        Request: Schema.Void,
-        Result: WebhookRow,
-        execute: () => sql`
-          insert into webhooks (id, project_id, url, events, secret, created_at)
-          values (${row.id}, ${row.projectId}, ${row.url}, ${eventsArray(row.events)}, ${row.secret},
-            ${row.createdAt})
-          returning ${columns}`
-      })(undefined)
-      return yield* Effect.flatMap(openedOne(inserted), (found) =>
-        Option.match(found, {
-          onNone: () => Effect.fail(new Error("the insert returned no row")),
-          onSome: Effect.succeed
-        })
+      const inserted = yield* sql.withTransaction(
+        sql`select pg_advisory_xact_lock(${projectLockSpace}, hashtext(${row.projectId}))`.pipe(
+          Effect.andThen(
+            SqlSchema.findAll({
+              Request: Schema.Void,
+              Result: WebhookRow,
+              execute: () => sql`
+                insert into webhooks (id, project_id, url, events, secret, created_at)
+                select ${row.id}, ${row.projectId}, ${row.url}, ${eventsArray(row.events)}, ${row.secret},
+                  ${row.createdAt}
+                where (select count(*) from webhooks where project_id = ${row.projectId}) < ${maxPerProject}
+                returning ${columns}`
+            })(undefined)
+          )
+        )
       )
+      return yield* openedOne(inserted)
     })
 
   const listByProject = SqlSchema.findAll({
@@ -218,9 +227,17 @@ export const make: Effect.Effect<
   })
 
   return WebhookRepository.of({
-    insert: ({ events, projectId, url }, now) =>
-      Effect.suspend(() => insert(newWebhook({ projectId, url, events }, now, randomBytes))).pipe(
-        storageOperation("WebhookRepository.insert")
+    insert: ({ events, projectId, url }, now, maxPerProject) =>
+      Effect.suspend(() =>
+        insert(newWebhook({ projectId, url, events }, now, randomBytes), maxPerProject)
+      ).pipe(
+        storageOperation("WebhookRepository.insert"),
+        Effect.flatMap(
+          Option.match({
+            onNone: () => Effect.fail(limitReached("webhooksPerProject", maxPerProject)),
+            onSome: Effect.succeed
+          })
+        )
       ),
     listByProject: (projectId) =>
       listByProject(projectId).pipe(

@@ -28,6 +28,31 @@ const embeddedStore = (dataDirectory: string) => {
 const modeOf = (path: string) => Effect.promise(() => stat(path)).pipe(Effect.map((s) => s.mode & 0o777))
 
 /**
+ * The files and directories under `directory`, and in `looser` each of them (with its mode) that the
+ * group or others may use: none when every file is 0600 or stricter and every directory 0700.
+ */
+const modesUnder = (directory: string) =>
+  Effect.promise(async () => {
+    const entries = await readdir(directory, { recursive: true }).catch((): Array<string> => [])
+    const files: Array<string> = []
+    const directories: Array<string> = []
+    const looser: Array<string> = []
+    for (const entry of entries) {
+      const info = await stat(join(directory, entry)).catch(() => undefined)
+      if (info === undefined) continue
+      const mode = info.mode & 0o777
+      if (info.isDirectory()) {
+        directories.push(entry)
+        if (mode !== 0o700) looser.push(`${entry} ${mode.toString(8)}`)
+      } else {
+        files.push(entry)
+        if ((mode & 0o077) !== 0) looser.push(`${entry} ${mode.toString(8)}`)
+      }
+    }
+    return { files, directories, looser }
+  })
+
+/**
  * The inodes of the listening sockets (TCP, TCP over IPv6, Unix) this process holds, from Linux's
  * /proc; elsewhere none are found, and the `listen` spy below is what checks.
  */
@@ -103,7 +128,6 @@ describe("EmbeddedPostgres", () => {
           const opened = yield* Effect.scoped(EmbeddedPostgres.start({ dataDirectory: missing }))
           expect(opened.dataDirectory).toBe(missing)
           expect(yield* modeOf(missing)).toBe(0o700)
-          // PGlite's files are open to everyone (0666): only the directory keeps others out.
           expect((yield* Effect.promise(() => readdir(missing))).length).toBeGreaterThan(0)
 
           const loose = join(root, "loose")
@@ -116,6 +140,30 @@ describe("EmbeddedPostgres", () => {
             })
           )
           expect(yield* modeOf(loose)).toBe(0o700)
+        })
+      ),
+    120_000
+  )
+
+  it.live(
+    "every file of the database is private (0600) and every directory 0700, at start and after writes",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const directory = join(yield* temporaryDirectory, "data")
+          yield* Effect.gen(function* () {
+            const opened = yield* modesUnder(directory)
+            expect(opened.files.length).toBeGreaterThan(100)
+            expect(opened.directories.length).toBeGreaterThan(10)
+            expect(opened.looser).toEqual([])
+            // New tables, rows and WAL segments: files PGlite creates while it runs.
+            const sql = yield* SqlClient.SqlClient
+            yield* sql`create table private_files_probe (x int)`
+            yield* sql`insert into private_files_probe select generate_series(1, 50000)`
+            yield* sql`checkpoint`
+            expect((yield* modesUnder(directory)).looser).toEqual([])
+          }).pipe(Effect.provide(embeddedStore(directory)))
+          expect((yield* modesUnder(directory)).looser).toEqual([])
         })
       ),
     120_000

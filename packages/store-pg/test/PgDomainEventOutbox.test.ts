@@ -12,6 +12,7 @@ import {
   CustomDomainRepository,
   CustomDomainResource,
   DomainEventRepository,
+  defaultLimits,
   ProjectRepository,
   restartVerificationWindow,
   WebhookDeliveryRepository,
@@ -51,7 +52,9 @@ for (const [name, client] of bothServers) {
         const domains = yield* CustomDomainRepository
         const events = yield* DomainEventRepository
         const project = yield* freshProject()
-        yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
+        yield* Effect.flatMap(ProjectRepository, (projects) =>
+          projects.insert(project, defaultLimits.projectsPerAccount)
+        )
         const domain = yield* newDomainOf(project, yield* freshHostname(), t0)
         yield* domains.insert(domain)
         const holder = "outbox-worker"
@@ -119,7 +122,9 @@ for (const [name, client] of bothServers) {
         const domains = yield* CustomDomainRepository
         const events = yield* DomainEventRepository
         const project = yield* freshProject()
-        yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
+        yield* Effect.flatMap(ProjectRepository, (projects) =>
+          projects.insert(project, defaultLimits.projectsPerAccount)
+        )
         const first = yield* newDomainOf(project, yield* freshHostname(), t0)
         const second = yield* newDomainOf(project, yield* freshHostname(), t0)
         const listed = () =>
@@ -148,11 +153,13 @@ for (const [name, client] of bothServers) {
         const domains = yield* CustomDomainRepository
         const webhooks = yield* WebhookRepository
         const project = yield* freshProject()
-        yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
+        yield* Effect.flatMap(ProjectRepository, (projects) =>
+          projects.insert(project, defaultLimits.projectsPerAccount)
+        )
         const domain = yield* newDomainOf(project, yield* freshHostname(), t0)
         const newWebhook = { projectId: project.id, url: "https://hooks.example.test/race", events: null }
-        const removed = yield* webhooks.insert(newWebhook, t0)
-        const kept = yield* webhooks.insert(newWebhook, t0)
+        const removed = yield* webhooks.insert(newWebhook, t0, 10)
+        const kept = yield* webhooks.insert(newWebhook, t0, 10)
         // The removal's transaction stays open after the webhook's row is deleted; the addition's
         // event is appended meanwhile, and its fan-out meets the row being deleted.
         const removal = yield* Effect.forkChild(

@@ -50,7 +50,7 @@ for (const [name, client] of bothServers) {
       it.effect("the first run applies every migration, the next ones none", () =>
         Effect.gen(function* () {
           const applied = yield* PgMigrations.run
-          expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13])
+          expect(applied.map(([id]) => id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13])
           expect(yield* PgMigrations.run).toEqual([])
           expect(yield* PgMigrations.run).toEqual([])
         })
@@ -723,7 +723,7 @@ for (const [name, client] of bothServers) {
             ('idle.example.com', 'old', 'subdomain', 'verified', '{}'::jsonb, null, now(), '[]'::jsonb,
               '{}'::jsonb, now())`
 
-            expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([5, 6, 7, 8, 9, 10, 11, 13])
+            expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([5, 6, 7, 8, 9, 10, 11, 12, 13])
             const rows = yield* sql<{
               readonly hostname: string
               readonly issuance: unknown
@@ -796,7 +796,7 @@ for (const [name, client] of bothServers) {
               insert into certificates (hostname, certificate_pem, chain_pem, private_key_encrypted, not_after)
               values ('docs.example.com', 'cert', 'chain', 'v1.iv.tag.data', now())`
 
-            expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([9, 10, 11, 13])
+            expect((yield* PgMigrations.run).map(([id]) => id)).toEqual([9, 10, 11, 12, 13])
             const rows = yield* sql<{
               readonly hostname: string
               readonly account: string
@@ -859,7 +859,7 @@ for (const [name, client] of bothServers) {
             const sql = yield* SqlClient.SqlClient
             const cipher = yield* PrivateKeyCipher.PrivateKeyCipher
             const before = Object.fromEntries(
-              Object.entries(PgMigrations.migrations(cipher)).filter(([key]) => key < "0012")
+              Object.entries(PgMigrations.migrations(cipher)).filter(([key]) => key < "0013")
             )
             yield* Migrator.make({})({
               loader: Migrator.fromRecord(before),

@@ -15,6 +15,7 @@ import {
   CustomDomain,
   CustomDomainRepository,
   DomainConfig,
+  defaultLimits,
   Project,
   ProjectRepository,
   type ServingChange,
@@ -60,7 +61,7 @@ const ownWrites = <E, R>(check: (expected: ServingChange) => Effect.Effect<void,
     const domains = yield* CustomDomainRepository
     const certificates = yield* CertificateStore
     const project = yield* ContractFixtures.freshProject()
-    yield* projects.insert(project)
+    yield* projects.insert(project, defaultLimits.projectsPerAccount)
     yield* check(projectChange(project.id))
     const domain = yield* ContractFixtures.newDomainOf(project, yield* ContractFixtures.freshHostname())
     yield* domains.insert(domain)

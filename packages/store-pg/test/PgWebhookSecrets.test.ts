@@ -44,7 +44,8 @@ describe("webhook secrets at rest", () => {
           const projectId = yield* withProject
           const created = yield* webhooks.insert(
             { projectId, url: "https://hooks.example.com/in", events: null },
-            new Date()
+            new Date(),
+            10
           )
           const rotated = Option.getOrThrow(yield* webhooks.rotateSecret(projectId, created.id, new Date()))
           const [row] = yield* sql<{ readonly secret: string; readonly previous: string }>`
@@ -80,7 +81,8 @@ describe("webhook secrets at rest", () => {
           for (let n = 0; n < 5; n++) {
             const webhook = yield* webhooks.insert(
               { projectId, url: `https://hooks.example.com/${n}`, events: null },
-              new Date()
+              new Date(),
+              10
             )
             const rotated = Option.getOrThrow(yield* webhooks.rotateSecret(projectId, webhook.id, new Date()))
             made.push(webhook.secret, rotated.secret)

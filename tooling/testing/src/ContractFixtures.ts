@@ -20,8 +20,10 @@ import {
   type Claim,
   type CustomDomain,
   CustomDomainRepository,
+  defaultLimits,
   Hostname,
   type HostnameTaken,
+  type LimitReached,
   newClaim,
   newCustomDomain,
   OwnershipToken,
@@ -177,12 +179,14 @@ export const storedDomain = (
   kind: "subdomain" | "apex" = "subdomain"
 ): Effect.Effect<
   CustomDomain,
-  ProjectIdTaken | HostnameTaken | StorageError,
+  ProjectIdTaken | LimitReached | HostnameTaken | StorageError,
   ProjectRepository | CustomDomainRepository
 > =>
   Effect.gen(function* () {
     const project = yield* freshProject()
-    yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project))
+    yield* Effect.flatMap(ProjectRepository, (projects) =>
+      projects.insert(project, defaultLimits.projectsPerAccount)
+    )
     const domain = yield* newDomainOf(project, yield* freshHostname(kind))
     yield* Effect.flatMap(CustomDomainRepository, (domains) => domains.insert(domain))
     return domain

@@ -19,6 +19,7 @@ import {
   CustomDomainResource,
   certificateIssued,
   DomainEventRepository,
+  defaultLimits,
   domainEventTypes,
   Hostname,
   Issuance,
@@ -149,7 +150,7 @@ export const projectWith = (kinds: ReadonlyArray<"subdomain" | "apex">, account?
   Effect.gen(function* () {
     const projects = yield* ProjectRepository
     const project = yield* freshProject(account === undefined ? {} : { account })
-    yield* projects.insert(project)
+    yield* projects.insert(project, defaultLimits.projectsPerAccount)
     const domains = yield* Effect.forEach(kinds, (kind, n) =>
       Effect.flatMap(freshHostname(kind), (hostname) => newDomainOf(project, hostname, later(t0, n * 7 + 1)))
     )

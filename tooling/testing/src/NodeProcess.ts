@@ -75,12 +75,19 @@ export interface NodeProcess {
   readonly kill: () => Promise<void>
 }
 
-/** Runs `node <script>` in `cwd` with `childEnvironment(env)`, collecting its output. */
+/**
+ * Runs `node <script>` in `cwd` with `childEnvironment(env)` (and `nodeArgs` before the script, such
+ * as `--import`), collecting its output.
+ */
 export const spawnNode = (
   script: string,
-  options: { readonly cwd: string; readonly env: Record<string, string> }
+  options: {
+    readonly cwd: string
+    readonly env: Record<string, string>
+    readonly nodeArgs?: ReadonlyArray<string>
+  }
 ) => {
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script], {
     cwd: options.cwd,
     env: childEnvironment(options.env),
     stdio: ["ignore", "pipe", "pipe"]

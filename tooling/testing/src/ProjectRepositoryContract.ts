@@ -7,6 +7,7 @@ import {
   Deploy,
   DomainConfig,
   DomainRedirect,
+  defaultLimits,
   Project,
   ProjectId,
   ProjectRepository,
@@ -27,7 +28,7 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
     Effect.gen(function* () {
       const projects = yield* ProjectRepository
       const project = yield* freshProject({ plan: "enterprise", createdAt: later(t0, 123) })
-      yield* projects.insert(project)
+      yield* projects.insert(project, defaultLimits.projectsPerAccount)
       expect(Option.map(yield* projects.findById(project.id), fields)).toEqual(Option.some(fields(project)))
       expect(Option.map(yield* projects.findOwned(project.account, project.id), fields)).toEqual(
         Option.some(fields(project))
@@ -39,7 +40,7 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
     Effect.gen(function* () {
       const projects = yield* ProjectRepository
       const project = yield* freshProject()
-      yield* projects.insert(project)
+      yield* projects.insert(project, defaultLimits.projectsPerAccount)
       const stranger = AccountName.make(`other-${yield* randomToken}`)
       expect(yield* projects.findOwned(stranger, project.id)).toEqual(Option.none())
       const unknown = ProjectId.make(`unknown-${yield* randomToken}`)
@@ -52,7 +53,7 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
     Effect.gen(function* () {
       const projects = yield* ProjectRepository
       const project = yield* freshProject({ plan: "free" })
-      yield* projects.insert(project)
+      yield* projects.insert(project, defaultLimits.projectsPerAccount)
 
       const succeeded = recordDeploy(
         new Project({ ...project, plan: "pro" }),
@@ -74,15 +75,17 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
     Effect.gen(function* () {
       const projects = yield* ProjectRepository
       const project = yield* freshProject({ plan: "pro" })
-      yield* projects.insert(project)
-      const same = yield* Effect.flip(projects.insert(new Project({ ...project, plan: "free" })))
+      yield* projects.insert(project, defaultLimits.projectsPerAccount)
+      const same = yield* Effect.flip(
+        projects.insert(new Project({ ...project, plan: "free" }), defaultLimits.projectsPerAccount)
+      )
       expect(same._tag).toBe("ProjectIdTaken")
       const other = new Project({
         ...project,
         account: AccountName.make(`other-${yield* randomToken}`),
         plan: "enterprise"
       })
-      const taken = yield* Effect.flip(projects.insert(other))
+      const taken = yield* Effect.flip(projects.insert(other, defaultLimits.projectsPerAccount))
       expect(taken._tag).toBe("ProjectIdTaken")
       if (taken._tag === "ProjectIdTaken") expect(taken.id).toBe(project.id)
       expect(Option.map(yield* projects.findById(project.id), fields)).toEqual(Option.some(fields(project)))
@@ -98,7 +101,10 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
         Arr.range(1, 10),
         (n) =>
           Effect.exit(
-            projects.insert(new Project({ ...base, account: AccountName.make(`${base.account}-${n}`) }))
+            projects.insert(
+              new Project({ ...base, account: AccountName.make(`${base.account}-${n}`) }),
+              defaultLimits.projectsPerAccount
+            )
           ),
         { concurrency: "unbounded" }
       )
@@ -112,11 +118,88 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
     })
   )
 
+  it.effect("an account at its limit is refused with LimitReached; other accounts are not counted", () =>
+    Effect.gen(function* () {
+      const projects = yield* ProjectRepository
+      const first = yield* freshProject()
+      yield* projects.insert(first, 2)
+      yield* projects.insert(yield* freshProject({ account: first.account }), 2)
+      const third = yield* freshProject({ account: first.account })
+      const refused = yield* Effect.flip(projects.insert(third, 2))
+      expect(refused).toMatchObject({ _tag: "LimitReached", limit: "projects per account", value: 2 })
+      expect(yield* projects.findById(third.id)).toEqual(Option.none())
+      // Another account starts from none; a higher limit lets this one grow again.
+      yield* projects.insert(yield* freshProject(), 1)
+      yield* projects.insert(third, 3)
+      expect(Option.map(yield* projects.findById(third.id), fields)).toEqual(Option.some(fields(third)))
+    })
+  )
+
+  it.effect("concurrent inserts of one account at its limit: exactly the limit succeeds", () =>
+    Effect.gen(function* () {
+      const projects = yield* ProjectRepository
+      const account = (yield* freshProject()).account
+      const candidates = yield* Effect.forEach(Arr.range(1, 12), () => freshProject({ account }))
+      const exits = yield* Effect.forEach(candidates, (project) => Effect.exit(projects.insert(project, 5)), {
+        concurrency: "unbounded"
+      })
+      expect(exits.filter(Exit.isSuccess)).toHaveLength(5)
+      for (const exit of exits) {
+        if (Exit.isFailure(exit)) {
+          expect(exit.cause.reasons.map((reason) => reason._tag === "Fail" && reason.error._tag)).toEqual([
+            "LimitReached"
+          ])
+        }
+      }
+      const listed = yield* projects.listOwned({ account, after: Option.none(), limit: 100 })
+      expect(listed.projects).toHaveLength(5)
+    })
+  )
+
+  it.effect("listOwned pages an account's projects in ascending id order, with the next cursor", () =>
+    Effect.gen(function* () {
+      const projects = yield* ProjectRepository
+      const account = (yield* freshProject()).account
+      const token = yield* randomToken
+      // Hyphens and digits sort bytewise: "a-2" < "a0" < "a1", whatever the database's collation.
+      const ids = ["a1", "a-2", "b", "a0", "c-c"].map((id) => ProjectId.make(`${id}-${token}`))
+      for (const id of ids) {
+        yield* projects.insert(new Project({ ...(yield* freshProject({ account })), id }), 100)
+      }
+      yield* projects.insert(yield* freshProject(), 100)
+      const sorted = [...ids].sort()
+      const first = yield* projects.listOwned({ account, after: Option.none(), limit: 2 })
+      expect(first.projects.map((project) => project.id)).toEqual(sorted.slice(0, 2))
+      expect(first.nextAfter).toEqual(Option.some(sorted[1]))
+      const second = yield* projects.listOwned({ account, after: first.nextAfter, limit: 2 })
+      expect(second.projects.map((project) => project.id)).toEqual(sorted.slice(2, 4))
+      const last = yield* projects.listOwned({ account, after: second.nextAfter, limit: 2 })
+      expect(last.projects.map((project) => project.id)).toEqual(sorted.slice(4))
+      expect(last.nextAfter).toEqual(Option.none())
+      const whole = yield* projects.listOwned({ account, after: Option.none(), limit: 5 })
+      expect(whole.projects.map(fields)).toHaveLength(5)
+      expect(whole.nextAfter).toEqual(Option.none())
+      // A cursor past every id, and an account with nothing.
+      const beyond = yield* projects.listOwned({
+        account,
+        after: Option.some(ProjectId.make("zzz")),
+        limit: 5
+      })
+      expect(beyond).toEqual({ projects: [], nextAfter: Option.none() })
+      const stranger = yield* projects.listOwned({
+        account: AccountName.make(`other-${token}`),
+        after: Option.none(),
+        limit: 5
+      })
+      expect(stranger.projects).toEqual([])
+    })
+  )
+
   it.effect("the domain config is none until saved, then round-trips (redirects in order)", () =>
     Effect.gen(function* () {
       const projects = yield* ProjectRepository
       const project = yield* freshProject()
-      yield* projects.insert(project)
+      yield* projects.insert(project, defaultLimits.projectsPerAccount)
       expect(yield* projects.findConfig(project.id)).toEqual(Option.none())
 
       const primary = `docs.${project.id}.com`
@@ -151,8 +234,8 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
       const projects = yield* ProjectRepository
       const first = yield* freshProject()
       const second = yield* freshProject({ account: first.account })
-      yield* projects.insert(first)
-      yield* projects.insert(second)
+      yield* projects.insert(first, defaultLimits.projectsPerAccount)
+      yield* projects.insert(second, defaultLimits.projectsPerAccount)
       const config = new DomainConfig({ primary: `${first.id}.docs-platform.test`, redirects: [] })
       yield* projects.saveConfig(first.id, config)
       expect(yield* projects.findConfig(second.id)).toEqual(Option.none())

@@ -16,6 +16,7 @@ import {
   type DeliveryResult,
   type DomainEventType,
   healthAfterAttempt,
+  LimitReached,
   type ProjectId,
   Webhook,
   WebhookDelivery,
@@ -23,7 +24,7 @@ import {
   type WebhookId,
   WebhookRepository
 } from "@petstore/custom-domains"
-import { Effect, type Layer, Option, Result, Schema } from "effect"
+import { Array as Arr, Effect, type Layer, Option, Result, Schema } from "effect"
 import { Base64 } from "effect/encoding"
 import { TestClock } from "effect/testing"
 import { later, randomToken, t0 } from "./ContractFixtures.js"
@@ -46,6 +47,9 @@ export const newWebhookOf = (projectId: ProjectId, events: ReadonlyArray<DomainE
     events
   }))
 
+/** A limit no test of this suite reaches but its own. */
+export const unlimited = 1_000
+
 /** Stores a new webhook of `projectId`, created at `now`. */
 export const storeWebhook = (
   projectId: ProjectId,
@@ -54,7 +58,7 @@ export const storeWebhook = (
 ) =>
   Effect.gen(function* () {
     const webhooks = yield* WebhookRepository
-    return yield* webhooks.insert(yield* newWebhookOf(projectId, events), now)
+    return yield* webhooks.insert(yield* newWebhookOf(projectId, events), now, unlimited)
   })
 
 const farFuture = new Date("2999-01-01T00:00:00.000Z")
@@ -171,7 +175,7 @@ export const webhookRepositoryTests = (it: Vitest.MethodsNonLive<WebhookStore>):
           yield* newWebhookOf(project.id, null)
         ]
         const made: Array<Webhook> = []
-        for (const webhook of asked) made.push(yield* webhooks.insert(webhook, now))
+        for (const webhook of asked) made.push(yield* webhooks.insert(webhook, now, unlimited))
 
         for (const [n, webhook] of made.entries()) {
           expect(webhook).toBeInstanceOf(Webhook)
@@ -364,6 +368,46 @@ export const webhookRepositoryTests = (it: Vitest.MethodsNonLive<WebhookStore>):
         expect(yield* webhooks.listAttempts(project.id, quiet.id, 100)).toEqual([])
         expect(yield* webhooks.listAttempts(other.id, webhook.id, 100)).toEqual([])
       }).pipe(Effect.provide(TestClock.layer()))
+  )
+  it.effect(
+    "insert counts the project's webhooks: past the limit it is LimitReached naming it; 15 at once at 10 make exactly 10",
+    () =>
+      Effect.gen(function* () {
+        const webhooks = yield* WebhookRepository
+        const { project } = yield* projectWith([])
+        const { project: other } = yield* projectWith([], project.account)
+        const tries = yield* Effect.forEach(Arr.range(1, 15), () => newWebhookOf(project.id))
+        const outcomes = yield* Effect.forEach(
+          tries,
+          (webhook) => Effect.result(webhooks.insert(webhook, t0, 10)),
+          { concurrency: "unbounded" }
+        )
+        const made = outcomes.filter(Result.isSuccess)
+        const refused = outcomes.filter(Result.isFailure).map((outcome) => outcome.failure)
+        expect(made).toHaveLength(10)
+        expect(refused).toHaveLength(5)
+        for (const error of refused) {
+          expect(error).toBeInstanceOf(LimitReached)
+          expect(error).toMatchObject({ limit: "webhooks per project", value: 10 })
+        }
+        expect(yield* webhooks.listByProject(project.id)).toHaveLength(10)
+        // Another project of the account counts its own; a removal makes room again.
+        expect((yield* Effect.result(webhooks.insert(yield* newWebhookOf(other.id), t0, 1)))._tag).toBe(
+          "Success"
+        )
+        expect((yield* Effect.result(webhooks.insert(yield* newWebhookOf(other.id), t0, 1)))._tag).toBe(
+          "Failure"
+        )
+        const [first] = yield* webhooks.listByProject(project.id)
+        if (first === undefined) return yield* Effect.die(new Error("no webhook"))
+        expect(yield* webhooks.remove(project.id, first.id)).toBe(true)
+        expect((yield* Effect.result(webhooks.insert(yield* newWebhookOf(project.id), t0, 10)))._tag).toBe(
+          "Success"
+        )
+        expect((yield* Effect.result(webhooks.insert(yield* newWebhookOf(project.id), t0, 10)))._tag).toBe(
+          "Failure"
+        )
+      })
   )
 }
 

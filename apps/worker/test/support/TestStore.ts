@@ -6,6 +6,7 @@
 import {
   CustomDomainRepository,
   Deploy,
+  defaultLimits,
   newCustomDomain,
   normaliseHostname,
   OwnershipToken,
@@ -82,7 +83,8 @@ export const openTestStore = async (): Promise<TestStore> => {
             lastDeploy: new Deploy({ status: "succeeded", at: deployedAt }),
             lastSucceededDeployAt: deployedAt,
             createdAt: deployedAt
-          })
+          }),
+          defaultLimits.projectsPerAccount
         )
       )
     )

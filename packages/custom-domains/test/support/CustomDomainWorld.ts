@@ -26,6 +26,8 @@ import {
   type HostnameRelease,
   HostnameTaken,
   isRivalOf,
+  type LimitReached,
+  limitReached,
   OrderRef,
   type OrderState,
   OwnershipRepository,
@@ -262,12 +264,28 @@ export const fakeWorld: Layer.Layer<
       })
 
     const projectRepository: ProjectRepository["Service"] = {
-      insert: (project) =>
-        Effect.flatMap(Ref.get(projects), (map) =>
-          map.has(project.id)
-            ? Effect.fail(new ProjectIdTaken({ id: project.id }))
+      insert: (project, maxPerAccount) =>
+        Effect.flatMap(Ref.get(projects), (map): Effect.Effect<void, ProjectIdTaken | LimitReached> => {
+          if (map.has(project.id)) return Effect.fail(new ProjectIdTaken({ id: project.id }))
+          const owned = [...map.values()].filter((stored) => stored.account === project.account)
+          return owned.length >= maxPerAccount
+            ? Effect.fail(limitReached("projectsPerAccount", maxPerAccount))
             : Ref.update(projects, (m) => new Map(m).set(project.id, project))
-        ),
+        }),
+      listOwned: ({ account, after, limit }) =>
+        Effect.map(Ref.get(projects), (map) => {
+          const following = [...map.values()]
+            .filter((project) => project.account === account)
+            .filter((project) => Option.isNone(after) || project.id > after.value)
+            .sort((a, b) => (a.id < b.id ? -1 : 1))
+          const page = following.slice(0, limit)
+          const last = page.at(-1)
+          return {
+            projects: page,
+            nextAfter:
+              following.length > page.length && last !== undefined ? Option.some(last.id) : Option.none()
+          }
+        }),
       findById: (id) => Effect.map(Ref.get(projects), (map) => Option.fromNullishOr(map.get(id))),
       findOwned: (account, id) =>
         Effect.map(Ref.get(projects), (map) =>

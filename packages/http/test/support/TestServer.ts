@@ -11,6 +11,8 @@ import {
   type DnsAnswer,
   DnsResolver,
   type DomainEventRepository,
+  Limits,
+  type LimitValues,
   type OwnershipRepository,
   PlatformSettings,
   type ProjectRepository,
@@ -122,6 +124,8 @@ export const TestServerLive = <E>(
     readonly platform?: PlatformSettings["Service"]
     /** Whether webhook URLs may be `http` and name private addresses; not by default, as in production. */
     readonly allowPrivateWebhooks?: boolean
+    /** The limits on what an account grows; the contract's defaults unless a test lowers one. */
+    readonly limits?: Partial<LimitValues>
   } = {}
 ) =>
   Layer.effect(
@@ -163,6 +167,7 @@ export const TestServerLive = <E>(
     Layer.provide(Layer.succeed(PlatformSettings, options.platform ?? testPlatform)),
     Layer.provide(Layer.succeed(WebhookUrlPolicy, { allowPrivate: options.allowPrivateWebhooks ?? false })),
     Layer.provide(Layer.succeed(RateLimits, options.rateLimits ?? testRateLimits)),
+    Layer.provide(Layer.succeed(Limits, { ...Limits.defaultValue(), ...options.limits })),
     Layer.provide(options.rateLimiterStore ?? MemoryRateLimiterStore.layer)
   )
 
