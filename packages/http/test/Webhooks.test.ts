@@ -462,27 +462,29 @@ layer(Layer.mergeAll(TestServerLive(store, { dns: EmptyDns }), rounds), { exclud
       )
     })
 
-    it.effect("15 concurrent creations at the limit of 10 make exactly 10; the others are 409 limit_reached", () =>
-      Effect.gen(function* () {
-        yield* readyProject("limited")
-        const answers = yield* Effect.forEach(
-          Array.from({ length: 15 }, (_, n) => n),
-          (n) => createWebhook("limited", { url: `https://hooks.example.com/${n}` }),
-          { concurrency: "unbounded" }
-        )
-        const created = answers.filter((answer) => answer.status === 201)
-        const refused = answers.filter((answer) => answer.status !== 201)
-        expect(created).toHaveLength(10)
-        expect(refused).toHaveLength(5)
-        for (const answer of refused) {
-          const error = yield* expectError(answer, 409, "limit_reached")
-          expect(error.message).toBe("limit reached: at most 10 webhooks per project")
-        }
-        const listed = (yield* json(yield* send(webhooksPath("limited")))) as {
-          readonly webhooks: ReadonlyArray<WebhookBody>
-        }
-        expect(listed.webhooks).toHaveLength(10)
-      })
+    it.effect(
+      "15 concurrent creations at the limit of 10 make exactly 10; the others are 409 limit_reached",
+      () =>
+        Effect.gen(function* () {
+          yield* readyProject("limited")
+          const answers = yield* Effect.forEach(
+            Array.from({ length: 15 }, (_, n) => n),
+            (n) => createWebhook("limited", { url: `https://hooks.example.com/${n}` }),
+            { concurrency: "unbounded" }
+          )
+          const created = answers.filter((answer) => answer.status === 201)
+          const refused = answers.filter((answer) => answer.status !== 201)
+          expect(created).toHaveLength(10)
+          expect(refused).toHaveLength(5)
+          for (const answer of refused) {
+            const error = yield* expectError(answer, 409, "limit_reached")
+            expect(error.message).toBe("limit reached: at most 10 webhooks per project")
+          }
+          const listed = (yield* json(yield* send(webhooksPath("limited")))) as {
+            readonly webhooks: ReadonlyArray<WebhookBody>
+          }
+          expect(listed.webhooks).toHaveLength(10)
+        })
     )
 
     describe("disabling and enabling", () => {

@@ -144,21 +144,14 @@ export const make: Effect.Effect<WebhookDeliveryRepository["Service"], never, Me
       claimDue: (now: Date, limit: number, lease: CustomDomainLease) =>
         Ref.modify(table, (current): [ReadonlyArray<ClaimedDelivery>, DomainTable] => {
           const claimed = claimable(current, now.getTime()).slice(0, Math.max(0, Math.floor(limit)))
-          const next = claimed.reduce(
-            (leased, stored) =>
-              withLane(
-                {
-                  ...leased,
-                  deliveries: HashMap.set(leased.deliveries, deliveryKeyOf(stored.delivery), {
-                    ...stored,
-                    lease: Option.some(lease)
-                  })
-                },
-                stored.delivery.webhookId,
-                Option.some(lease)
-              ),
-            current
-          )
+          let next = current
+          for (const stored of claimed) {
+            const deliveries = HashMap.set(next.deliveries, deliveryKeyOf(stored.delivery), {
+              ...stored,
+              lease: Option.some(lease)
+            })
+            next = withLane({ ...next, deliveries }, stored.delivery.webhookId, Option.some(lease))
+          }
           return [
             claimed.flatMap((stored) => Option.toArray(withEventAndWebhook(current, stored, now))),
             next

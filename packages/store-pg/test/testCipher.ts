@@ -5,6 +5,4 @@
 import { Redacted } from "effect"
 import { PrivateKeyCipher } from "../src/index.js"
 
-export const testSecret = "test secret for store-pg's tests"
-
-export const testCipher = PrivateKeyCipher.layer(Redacted.make(testSecret))
+export const testCipher = PrivateKeyCipher.layer(Redacted.make("test secret for store-pg's tests"))
