@@ -16,22 +16,12 @@
  * Nothing here is ever sent outside loopback.
  */
 import { existsSync } from "node:fs"
-import { dirname, join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import { afterAll, describe, expect, layer, it as plainIt } from "@effect/vitest"
 import { Challtestsrv, challtestsrvLayer } from "@petstore/dns/testing"
-import { NodeProcess } from "@petstore/testing"
 import { Duration, Effect, Layer, Schedule } from "effect"
 import { Webhook } from "standardwebhooks"
-import {
-  cleanUp,
-  freshDatabase,
-  randomKey,
-  type ServerProcess,
-  send as sendTo,
-  startServer,
-  temporaryDirectory
-} from "./support/ApiProcess.js"
+import { cleanUp, freshDatabase, startServer, temporaryDirectory } from "./support/ApiProcess.js"
 import { BuiltApi, builtApiLayer, processPlatform } from "./support/BuiltApiServer.js"
 import {
   addDomain,
@@ -45,6 +35,7 @@ import {
   reverify,
   send
 } from "./support/DomainFlow.js"
+import { sharedEnv, startPostgresApi, workerSpawner } from "./support/WebhookProcesses.js"
 import {
   type ReceivedRequest,
   startConnectionCounter,
@@ -557,20 +548,7 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
   )
 
   describe("the worker process beside an API on PostgreSQL", () => {
-    const workerDirectory = resolve(dirname(fileURLToPath(import.meta.url)), "../../worker")
-    const workers = NodeProcess.makeCleanups()
-    afterAll(workers.releaseAll)
-
-    const startWorker = (env: Record<string, string>) =>
-      Effect.promise(async () => {
-        const dataDir = join(await temporaryDirectory(), "worker-data")
-        const worker = NodeProcess.spawnNode(join(workerDirectory, "dist/main.js"), {
-          cwd: workerDirectory,
-          env: { PETSTORE_DATA_DIR: dataDir, ...env }
-        })
-        workers.register(worker.kill)
-        return worker
-      })
+    const startWorker = workerSpawner()
 
     it.effect(
       "a worker killed during a delivery loses no event: another delivers it, same webhook-id, once the lease expired",
@@ -578,37 +556,16 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
         Effect.gen(function* () {
           const dns = yield* Challtestsrv
           const database = yield* Effect.promise(freshDatabase)
-          const key = randomKey()
-          const shared = {
-            DATABASE_URL: database.url,
-            PETSTORE_DNS_SERVERS: dns.server,
-            PETSTORE_PLATFORM_DOMAIN: processPlatform.platformDomain,
-            PETSTORE_CNAME_TARGET: processPlatform.cnameTarget,
-            PETSTORE_WEBHOOK_ALLOW_PRIVATE: "true",
-            PETSTORE_WEBHOOK_RETRY_BASE: "200 millis",
-            // Webhook secrets are sealed with it: the API and the workers must share it.
-            PETSTORE_SECRET_KEY: "webhooks flow"
-          }
+          const shared = sharedEnv(dns.server, database.url, "webhooks flow")
           const workerEnv = {
             ...shared,
             PETSTORE_WORKER_POLL_INTERVAL: "100 millis",
             // Delivery leases last two send timeouts at least (20 s), whatever this says.
             PETSTORE_WORKER_LEASE: "5 seconds"
           }
-          // On PostgreSQL the API runs no loop of its own: only workers deliver.
-          const server: ServerProcess = yield* Effect.promise(async () => {
-            const started = await startServer({
-              ...shared,
-              PETSTORE_DATA_DIR: join(await temporaryDirectory(), "api-data"),
-              PETSTORE_BOOTSTRAP_KEY: key
-            })
-            await started.listening(60_000)
-            return started
-          })
+          const { call: request, server } = yield* Effect.promise(() => startPostgresApi(shared))
           const call = (method: string, path: string, body?: object) =>
-            Effect.promise(() =>
-              sendTo(server.baseUrl, path, { method, key, ...(body === undefined ? {} : { body }) })
-            )
+            Effect.promise(() => request(method, path, body))
           // The first request hangs (the worker is killed while it waits); later ones are answered.
           const receiver = yield* startReceiver((_request, n) => (n === 0 ? "hang" : 204))
           expect((yield* call("POST", "/v1/projects", { id: "ops", plan: "pro" })).status).toBe(201)

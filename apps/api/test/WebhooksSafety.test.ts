@@ -11,24 +11,15 @@
  * - after `rotate-secret`, a receiver holding either the old or the new secret accepts a delivery
  *   (the 24 hours' end is tested with a controlled clock in the domain and store packages).
  */
-import { dirname, join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, layer } from "@effect/vitest"
 import { Challtestsrv, challtestsrvLayer } from "@petstore/dns/testing"
 import type { TestServer } from "@petstore/http/testing"
-import { NodeProcess } from "@petstore/testing"
 import { type Duration, Effect, Layer, Schedule } from "effect"
 import { Webhook } from "standardwebhooks"
-import {
-  cleanUp,
-  freshDatabase,
-  randomKey,
-  send as sendTo,
-  startServer,
-  temporaryDirectory
-} from "./support/ApiProcess.js"
-import { builtApiLayer, processPlatform } from "./support/BuiltApiServer.js"
+import { cleanUp, freshDatabase } from "./support/ApiProcess.js"
+import { builtApiLayer } from "./support/BuiltApiServer.js"
 import { send } from "./support/DomainFlow.js"
+import { sharedEnv, startPostgresApi, workerSpawner } from "./support/WebhookProcesses.js"
 import { startReceiver } from "./support/WebhookReceiver.js"
 
 afterAll(cleanUp)
@@ -264,9 +255,7 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
   })
 
   describe("a worker process beside an API on PostgreSQL", () => {
-    const workerDirectory = resolve(dirname(fileURLToPath(import.meta.url)), "../../worker")
-    const workers = NodeProcess.makeCleanups()
-    afterAll(workers.releaseAll)
+    const startWorker = workerSpawner()
 
     it.effect(
       "a tarpit receiver delays no other webhook: each healthy event's first attempt within 5 s of it",
@@ -274,43 +263,22 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
         Effect.gen(function* () {
           const dns = yield* Challtestsrv
           const database = yield* Effect.promise(freshDatabase)
-          const key = randomKey()
-          const shared = {
-            DATABASE_URL: database.url,
-            PETSTORE_DNS_SERVERS: dns.server,
-            PETSTORE_PLATFORM_DOMAIN: processPlatform.platformDomain,
-            PETSTORE_CNAME_TARGET: processPlatform.cnameTarget,
-            PETSTORE_WEBHOOK_ALLOW_PRIVATE: "true",
-            PETSTORE_WEBHOOK_RETRY_BASE: "200 millis",
-            PETSTORE_SECRET_KEY: "webhooks under abuse",
+          const env = {
+            ...sharedEnv(dns.server, database.url, "webhooks under abuse"),
             PETSTORE_WORKER_POLL_INTERVAL: "1 second"
           }
-          const server = yield* Effect.acquireRelease(
-            Effect.promise(async () => {
-              const started = await startServer({
-                ...shared,
-                PETSTORE_DATA_DIR: join(await temporaryDirectory(), "api-data"),
-                PETSTORE_BOOTSTRAP_KEY: key
-              })
-              await started.listening(60_000)
-              return started
-            }),
-            (started) => Effect.promise(() => started.terminate())
+          const api = yield* Effect.acquireRelease(
+            Effect.promise(() => startPostgresApi(env)),
+            ({ server }) => Effect.promise(() => server.terminate())
           )
-          const worker = yield* Effect.promise(async () => {
-            const started = NodeProcess.spawnNode(join(workerDirectory, "dist/main.js"), {
-              cwd: workerDirectory,
-              env: { ...shared, PETSTORE_DATA_DIR: join(await temporaryDirectory(), "worker-data") }
-            })
-            workers.register(started.kill)
-            return started
-          })
+          const worker = yield* startWorker(env)
           const call: Call<never> = (method, path, body) =>
             Effect.map(
-              Effect.promise(() =>
-                sendTo(server.baseUrl, path, { method, key, ...(body === undefined ? {} : { body }) })
-              ),
-              (answer) => ({ status: answer.status, body: answer.text === "" ? null : answer.json() })
+              Effect.promise(() => api.call(method, path, body)),
+              (answer) => ({
+                status: answer.status,
+                body: answer.text === "" ? null : answer.json()
+              })
             )
           yield* fairness(call, "postgres")
           worker.child.kill("SIGTERM")

@@ -473,14 +473,7 @@ export const webhookDeliveryRepositoryTests = (it: Vitest.MethodsNonLive<Webhook
         const [d1, d2] = fresh
         if (d1 === undefined || d2 === undefined) return yield* Effect.die("no domains")
         const webhook = yield* storeWebhook(project.id, t0)
-        const healthOf = Effect.map(webhooks.find(project.id, webhook.id), (found) =>
-          Option.map(found, ({ disabledAt, disabledReason, failingSince, status }) => ({
-            status,
-            disabledAt,
-            disabledReason,
-            failingSince
-          }))
-        )
+        const healthOf = Effect.map(webhooks.find(project.id, webhook.id), Option.map(webhookHealth))
         yield* clockAt(t0)
         yield* domains.insert(d1)
         const holder = yield* freshHolder("health")
@@ -541,7 +534,7 @@ export const webhookDeliveryRepositoryTests = (it: Vitest.MethodsNonLive<Webhook
         yield* domains.insert(d2)
         expect(yield* claimAt(later(t0, hour))).toEqual([])
         // Enabled again: failures forgotten, the pending delivery claimed; the new event was never owed.
-        expect(Option.map(yield* webhooks.enable(project.id, webhook.id), encodeWebhookHealth)).toEqual(
+        expect(Option.map(yield* webhooks.enable(project.id, webhook.id), webhookHealth)).toEqual(
           Option.some({ status: "enabled", disabledAt: null, disabledReason: null, failingSince: null })
         )
         const resumed = yield* claimEvery(later(t0, 2 * hour), holder)
@@ -550,7 +543,7 @@ export const webhookDeliveryRepositoryTests = (it: Vitest.MethodsNonLive<Webhook
   )
 }
 
-const encodeWebhookHealth = ({ disabledAt, disabledReason, failingSince, status }: Webhook) => ({
+const webhookHealth = ({ disabledAt, disabledReason, failingSince, status }: Webhook) => ({
   status,
   disabledAt,
   disabledReason,
