@@ -5,11 +5,24 @@
  */
 import { readdir, readFile } from "node:fs/promises"
 import { join } from "node:path"
+import type * as PgClient from "@effect/sql-pg/PgClient"
 import { describe, expect, it } from "@effect/vitest"
-import { ProjectId, WebhookRepository } from "@petstore/custom-domains"
+import {
+  CustomDomainRepository,
+  ProjectId,
+  WebhookDeliveryRepository,
+  WebhookRepository
+} from "@petstore/custom-domains"
+import { projectWith, storeWebhook } from "@petstore/testing"
 import { Effect, Exit, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { EmbeddedPostgres, PgMigrations, PgWebhookRepository, PrivateKeyCipher } from "../src/index.js"
+import {
+  EmbeddedPostgres,
+  PgMigrations,
+  PgStore,
+  PgWebhookRepository,
+  PrivateKeyCipher
+} from "../src/index.js"
 import { bothServers } from "./bothServers.js"
 import { temporaryDirectory } from "./temporaryDirectory.js"
 import { testCipher } from "./testCipher.js"
@@ -22,6 +35,14 @@ const spellingsOf = (secret: string): ReadonlyArray<Buffer> => {
 
 const store = (client: Layer.Layer<SqlClient.SqlClient, unknown>) =>
   PgWebhookRepository.layer.pipe(
+    Layer.provide(PgMigrations.layer),
+    Layer.provideMerge(client),
+    Layer.provideMerge(testCipher)
+  )
+
+/** Every port, for the tests that need domains and deliveries too. */
+const fullStore = (client: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, unknown>) =>
+  PgStore.layer.pipe(
     Layer.provide(PgMigrations.layer),
     Layer.provideMerge(client),
     Layer.provideMerge(testCipher)
@@ -65,6 +86,52 @@ describe("webhook secrets at rest", () => {
           )
           expect(Exit.isFailure(yield* Effect.exit(elsewhere.find(projectId, created.id)))).toBe(true)
         }).pipe(Effect.provide(store(client))),
+      120_000
+    )
+  }
+
+  for (const [name, client] of bothServers) {
+    it.effect(
+      `on ${name}: a claimed delivery whose secret another key sealed gives its lane back; the others are claimed`,
+      () =>
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const domains = yield* CustomDomainRepository
+          const deliveries = yield* WebhookDeliveryRepository
+          const {
+            domains: [mine],
+            project
+          } = yield* projectWith(["subdomain"])
+          const {
+            domains: [theirs],
+            project: other
+          } = yield* projectWith(["subdomain"])
+          if (mine === undefined || theirs === undefined) return yield* Effect.die(new Error("no domains"))
+          const unreadable = yield* storeWebhook(project.id, new Date())
+          const readable = yield* storeWebhook(other.id, new Date())
+          yield* domains.insert(mine)
+          yield* domains.insert(theirs)
+          // Sealed by an operator with another secret: this store cannot open it.
+          const foreign = yield* Effect.flatMap(
+            Effect.orDie(PrivateKeyCipher.make(Redacted.make("another operator's secret"))),
+            (cipher) => cipher.encrypt(Redacted.make(readable.secret), `webhook secret ${unreadable.id}`)
+          )
+          yield* sql`update webhooks set secret = ${foreign} where id = ${unreadable.id}`
+          const now = new Date(Date.now() + 60_000)
+          const lease = { holder: "unreadable-test", until: new Date(now.getTime() + 3_600_000) }
+          const claimed = yield* deliveries.claimDue(now, 100, lease)
+          const mineOrTheirs = claimed.filter(({ delivery }) =>
+            [unreadable.id, readable.id].includes(delivery.webhookId)
+          )
+          expect(mineOrTheirs.map(({ delivery }) => delivery.webhookId)).toEqual([readable.id])
+          const lanes = yield* sql<{ readonly id: string; readonly holder: string | null }>`
+            select id, lane_holder as holder from webhooks where id in (${unreadable.id}, ${readable.id})
+            order by id = ${readable.id}`
+          expect(lanes).toEqual([
+            { id: unreadable.id, holder: null },
+            { id: readable.id, holder: "unreadable-test" }
+          ])
+        }).pipe(Effect.provide(fullStore(client))),
       120_000
     )
   }
