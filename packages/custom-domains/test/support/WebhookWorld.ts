@@ -13,6 +13,7 @@ import {
   DomainEventId,
   enabledWebhook,
   Hostname,
+  limitReached,
   newWebhook,
   ProjectId,
   rotatedWebhook,
@@ -114,8 +115,10 @@ export const webhookWorld: Layer.Layer<
       })
 
     const webhookRepository: WebhookRepository["Service"] = {
-      insert: (input, now) =>
+      insert: (input, now, maxPerProject) =>
         Effect.gen(function* () {
+          const owned = (yield* Ref.get(webhooks)).filter((webhook) => webhook.projectId === input.projectId)
+          if (owned.length >= maxPerProject) return yield* limitReached("webhooksPerProject", maxPerProject)
           const seed = yield* Ref.updateAndGet(made, (count) => count + 1)
           const webhook = newWebhook(input, now, (size) => bytesOf(seed, size))
           yield* Ref.update(webhooks, (all) => [...all, webhook])
