@@ -11,6 +11,7 @@ import {
   applyVerdict,
   CertificateStore,
   CustomDomainRepository,
+  defaultLimits,
   ProjectRepository
 } from "@petstore/custom-domains"
 import { ContractFixtures } from "@petstore/testing"
@@ -156,7 +157,9 @@ for (const [name, client] of bothServers) {
               yield* ContractFixtures.freshProject(),
               yield* ContractFixtures.freshProject()
             ]
-            yield* Effect.forEach([owner, contender], projects.insert)
+            yield* Effect.forEach([owner, contender], (project) =>
+              projects.insert(project, defaultLimits.projectsPerAccount)
+            )
             const verified = applyVerdict(
               yield* ContractFixtures.newDomainOf(owner, hostname),
               { _tag: "Verified", problems: [] },
