@@ -35,11 +35,11 @@ for (const input of ["localhost", "203.0.113.7", "docs.example.com:8080", "docs.
 }
 
 // Output:
-// [ 'docs.example-platform.com', 'example-sites.net' ]
+// [ 'example-platform.com', 'example-sites.net' ]
 // Docs.Example.com.: docs.example.com (subdomain), CNAME → cname.example-sites.net
 // Bücher.de: xn--bcher-kva.de (apex), ALIAS → cname.example-sites.net
 // example.co.uk: example.co.uk (apex), ALIAS → cname.example-sites.net
-// handbook.docs.example-platform.com: must not be under docs.example-platform.com
+// handbook.docs.example-platform.com: must not be under example-platform.com
 // localhost: must have at least two labels, such as example.com
 // 203.0.113.7: must be a name, not an address
 // docs.example.com:8080: must be a hostname such as docs.example.com
