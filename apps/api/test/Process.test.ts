@@ -392,7 +392,9 @@ describe("the API process on PostgreSQL (DATABASE_URL)", () => {
         "edge_changes",
         "ownership",
         "domain_events",
-        "webhooks"
+        "webhooks",
+        "projects_by_account",
+        "webhook_safety"
       ])
       const ready = await send(server.baseUrl, "/readyz")
       expect(ready.status, ready.text).toBe(200)
