@@ -6,6 +6,7 @@
 
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
+import { SecretKeyConfig } from "@petstore/app-config"
 import {
   AccountName,
   ApiKeyId,
@@ -15,7 +16,7 @@ import {
   revokeApiKey
 } from "@petstore/kernel"
 import { JsonLogger } from "@petstore/telemetry"
-import { Cause, Console, Effect, Layer, Option, References, Schema } from "effect"
+import { Cause, Config, Console, Effect, Layer, Option, References, Schema } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
 import { LogLevelConfig, StorageConfig } from "./AppConfig.js"
 import { describeFailure, teardown } from "./Failure.js"
@@ -78,7 +79,11 @@ const revoke = Command.make("revoke", { id }, ({ id }) =>
 ).pipe(Command.withDescription("Revoke a key: it is refused from now on."))
 
 /** The key storage is opened only by a command that runs: usage errors and `--help` touch nothing. */
-const StorageLive = Layer.unwrap(Effect.map(StorageConfig, apiKeyStorageLayer))
+const StorageLive = Layer.unwrap(
+  Effect.map(Config.all([StorageConfig, SecretKeyConfig]), ([storage, secretKey]) =>
+    apiKeyStorageLayer(storage, secretKey)
+  )
+)
 
 const keys = Command.make("keys").pipe(
   Command.withSubcommands([create, list, revoke]),

@@ -135,7 +135,7 @@ export const ServerLive = Layer.unwrap(
           IdempotencyPurgeLive,
           EventsPurgeLive,
           edgeLive,
-          exclusiveStorageCompanions(storage, webhooks, adapters.acme)
+          exclusiveStorageCompanions(storage, webhooks, adapters.dns, adapters.acme)
         )
       ),
       Layer.provide(storageLayer(storage, adapters.secretKey)),

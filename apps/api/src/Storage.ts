@@ -6,39 +6,58 @@
 import * as CertificateAuthority from "@petstore/acme/CertificateAuthority"
 import { AdminEndpointFile, ApiKeyAdminClient } from "@petstore/api-key-admin-client"
 import type { WebhookOptions } from "@petstore/app-config"
+import { NodeDnsResolver } from "@petstore/dns"
 import { LocalApiKeyAdmin } from "@petstore/http"
 import { ApiKeyRepository, type StorageError } from "@petstore/kernel"
 import { MemoryStore } from "@petstore/store-memory"
-import { EmbeddedPostgres, PgMigrations, PgStore, PrivateKeySecret } from "@petstore/store-pg"
+import {
+  EmbeddedPostgres,
+  PgMigrations,
+  PgStore,
+  type PrivateKeyCipher,
+  PrivateKeySecret
+} from "@petstore/store-pg"
 import { NodeWebhookSender } from "@petstore/webhooks"
 import { CustomDomainCheckConfig, runCustomDomainChecks } from "@petstore/worker-app/CustomDomainCheckLoop"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import type { StorageChoice } from "./AppConfig.js"
 
-/** `secretKey` encrypts the certificates' private keys; none: a secret generated in the data directory. */
+/**
+ * `secretKey` encrypts the certificates' private keys and the webhooks' secrets; none: a secret
+ * generated in the data directory.
+ */
 export const storageLayer = (choice: StorageChoice, secretKey?: Redacted.Redacted<string>) => {
   switch (choice._tag) {
     case "Memory":
       return MemoryStore.layer
     case "Postgres":
     case "Embedded":
-      return PgStore.migratedLayer(
-        postgresClient(choice),
-        PrivateKeySecret.cipherLayer({ directory: choice.dataDir, secret: secretKey })
-      )
+      return PgStore.migratedLayer(postgresClient(choice), cipherLayer(choice, secretKey))
   }
 }
+
+const cipherLayer = (
+  choice: Exclude<StorageChoice, { _tag: "Memory" }>,
+  secretKey: Redacted.Redacted<string> | undefined
+) => PrivateKeySecret.cipherLayer({ directory: choice.dataDir, secret: secretKey })
 
 const postgresClient = (choice: Exclude<StorageChoice, { _tag: "Memory" }>) =>
   choice._tag === "Postgres"
     ? PgStore.clientLayer({ url: choice.url })
     : EmbeddedPostgres.clientLayer({ dataDirectory: choice.dataDir })
 
-/** The key storage alone (the CLI needs no certificates, so no secret). */
-const keyStorageLayer = (choice: StorageChoice) =>
+/**
+ * The key storage alone, for the CLI. It runs the migrations too, which encrypt what they find (webhook
+ * secrets), so it needs the same secret as the server (`PETSTORE_SECRET_KEY`, or the data directory's).
+ */
+const keyStorageLayer = (choice: StorageChoice, secretKey: Redacted.Redacted<string> | undefined) =>
   choice._tag === "Memory"
     ? MemoryStore.layer
-    : PgStore.layer.pipe(Layer.provide(PgMigrations.layer), Layer.provide(postgresClient(choice)))
+    : PgStore.layer.pipe(
+        Layer.provide(PgMigrations.layer),
+        Layer.provide(postgresClient(choice)),
+        Layer.provide(cipherLayer(choice, secretKey))
+      )
 
 /** The certificate authority: `acme` when given, else the local CA kept with the data. */
 const certificateIssuerLayer = (choice: StorageChoice, acme?: CertificateAuthority.AcmeAccount) =>
@@ -52,15 +71,22 @@ const certificateIssuerLayer = (choice: StorageChoice, acme?: CertificateAuthori
  * the keys are reached through that server's loopback key administration instead.
  */
 export const apiKeyStorageLayer = (
-  choice: StorageChoice
-): Layer.Layer<ApiKeyRepository, StorageError | EmbeddedPostgres.EmbeddedPostgresError> => {
-  if (choice._tag !== "Embedded") return keyStorageLayer(choice)
+  choice: StorageChoice,
+  secretKey?: Redacted.Redacted<string>
+): Layer.Layer<
+  ApiKeyRepository,
+  StorageError | EmbeddedPostgres.EmbeddedPostgresError | PrivateKeyCipher.PrivateKeyCipherError
+> => {
+  if (choice._tag !== "Embedded") return keyStorageLayer(choice, secretKey)
   return Layer.unwrap(
     Effect.gen(function* (): Effect.fn.Return<
-      Layer.Layer<ApiKeyRepository, StorageError | EmbeddedPostgres.EmbeddedPostgresError>
+      Layer.Layer<
+        ApiKeyRepository,
+        StorageError | EmbeddedPostgres.EmbeddedPostgresError | PrivateKeyCipher.PrivateKeyCipherError
+      >
     > {
       const owner = yield* EmbeddedPostgres.lockOwner(choice.dataDir)
-      if (Option.isNone(owner)) return keyStorageLayer(choice)
+      if (Option.isNone(owner)) return keyStorageLayer(choice, secretKey)
       const endpoint = yield* AdminEndpointFile.findEndpoint(choice.dataDir)
       if (Option.isNone(endpoint)) {
         return Layer.effect(
@@ -85,6 +111,7 @@ export const apiKeyStorageLayer = (
 export const exclusiveStorageCompanions = (
   choice: StorageChoice,
   webhooks: WebhookOptions,
+  dns: NodeDnsResolver.Options,
   acme?: CertificateAuthority.AcmeAccount
 ) =>
   choice._tag === "Postgres"
@@ -94,10 +121,11 @@ export const exclusiveStorageCompanions = (
         InProcessDomainChecks.pipe(
           Layer.provide(certificateIssuerLayer(choice, acme)),
           Layer.provide(
+            // A c-ares channel of its own: a receiver's slow name server holds no domain check.
             NodeWebhookSender.layer({
               allowPrivate: webhooks.allowPrivate,
               timeout: NodeWebhookSender.defaultTimeout
-            })
+            }).pipe(Layer.provide(NodeDnsResolver.layer(dns)))
           )
         )
       )

@@ -394,7 +394,8 @@ describe("the API process on PostgreSQL (DATABASE_URL)", () => {
         "domain_events",
         "webhooks",
         "projects_by_account",
-        "conditional_writes"
+        "conditional_writes",
+        "webhook_safety"
       ])
       const ready = await send(server.baseUrl, "/readyz")
       expect(ready.status, ready.text).toBe(200)

@@ -9,28 +9,19 @@
  *   the event on the 4th attempt, each attempt listed;
  * - the worker process beside an API on PostgreSQL: a worker killed (SIGKILL) during a delivery loses
  *   no event, another delivers it once the lease expired;
- * - the API with the production default: a name that resolves to loopback is refused at delivery
- *   time without a connection, and every route refuses bad input with the contract's body, hides
- *   another account's project and shows the secret only once.
+ * - the API with the production default: a name that resolves to a private address is refused at
+ *   delivery time without a connection, recorded as `refused_address` and nothing more, and every
+ *   route refuses bad input with the contract's body, hides another account's project and shows the
+ *   secret only once.
  * Nothing here is ever sent outside loopback.
  */
 import { existsSync } from "node:fs"
-import { dirname, join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import { afterAll, describe, expect, layer, it as plainIt } from "@effect/vitest"
 import { Challtestsrv, challtestsrvLayer } from "@petstore/dns/testing"
-import { NodeProcess } from "@petstore/testing"
 import { Duration, Effect, Layer, Schedule } from "effect"
 import { Webhook } from "standardwebhooks"
-import {
-  cleanUp,
-  freshDatabase,
-  randomKey,
-  type ServerProcess,
-  send as sendTo,
-  startServer,
-  temporaryDirectory
-} from "./support/ApiProcess.js"
+import { cleanUp, freshDatabase, startServer, temporaryDirectory } from "./support/ApiProcess.js"
 import { BuiltApi, builtApiLayer, processPlatform } from "./support/BuiltApiServer.js"
 import {
   addDomain,
@@ -44,6 +35,7 @@ import {
   reverify,
   send
 } from "./support/DomainFlow.js"
+import { sharedEnv, startPostgresApi, workerSpawner } from "./support/WebhookProcesses.js"
 import {
   type ReceivedRequest,
   startConnectionCounter,
@@ -57,6 +49,9 @@ interface WebhookBody {
   readonly id: string
   readonly url: string
   readonly events: ReadonlyArray<string> | null
+  readonly status: "enabled" | "disabled"
+  readonly disabledAt: string | null
+  readonly disabledReason: string | null
   readonly createdAt: string
 }
 interface CreatedWebhookBody extends WebhookBody {
@@ -86,7 +81,16 @@ const deliveriesPath = (projectId: string, id: string) => `${webhookPath(project
 const createWebhook = (projectId: string, body: unknown) =>
   Effect.map(send("POST", webhooksPath(projectId), { body }), (answer) => {
     const created = expectOk<CreatedWebhookBody>(answer, 201)
-    expect(Object.keys(created).sort()).toEqual(["createdAt", "events", "id", "secret", "url"])
+    expect(Object.keys(created).sort()).toEqual([
+      "createdAt",
+      "disabledAt",
+      "disabledReason",
+      "events",
+      "id",
+      "secret",
+      "status",
+      "url"
+    ])
     return created
   })
 
@@ -231,7 +235,7 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
                 attempt: isRetry ? 2 : 1,
                 status: isFailure ? "retrying" : "delivered",
                 httpStatus: isFailure ? 503 : 204,
-                error: isFailure ? "the receiver answered 503" : null
+                error: isFailure ? "http_503" : null
               }
             })
           )
@@ -344,7 +348,7 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
               attempt,
               status: "retrying",
               httpStatus: 500,
-              error: "the receiver answered 500"
+              error: "http_500"
             }))
           ])
           // Attempt n+1 starts 200 ms × 2^(n−1) (±20%) after attempt n: never sooner, and soon after.
@@ -366,24 +370,45 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
     "the built API with the production default: private addresses refused",
     (it) => {
       it.effect(
-        "a name that resolves to loopback is a failed attempt that says so, and the receiver sees no connection",
+        "a name that resolves to a private address is a refused_address attempt, naming no address, and the receiver sees no connection",
         () =>
           Effect.gen(function* () {
+            const dns = yield* Challtestsrv
             yield* readyProject("guarded")
             const counter = yield* startConnectionCounter
-            // A name, not an address: accepted at creation, refused on the address it resolves to.
-            const url = `https://localhost:${counter.port}/hooks`
+            // A public name, accepted at creation, that resolves to loopback and a private address.
+            const name = "hooks.guarded-flow.com"
+            yield* dns.addA(name, ["127.0.0.1", "10.20.30.40"])
+            const url = `https://${name}:${counter.port}/hooks`
             const webhook = yield* createWebhook("guarded", { url, events: ["domain.added"] })
             expectOk(yield* addDomain("guarded", "docs.guarded-flow.com"), 201)
 
             // Retried, as names change; each attempt refused before any connection.
             const attempts = yield* attemptsOnce("guarded", webhook.id, (got) => got.length >= 3)
             for (const attempt of attempts) {
-              expect(attempt).toMatchObject({ status: "retrying", httpStatus: null })
-              expect(attempt.error).toMatch(/^localhost resolves to (127\.0\.0\.1|::1) \(loopback\)/)
-              expect(attempt.error).toContain("deliveries may not reach it")
+              expect(attempt).toMatchObject({
+                status: "retrying",
+                httpStatus: null,
+                error: "refused_address"
+              })
+            }
+            // Nothing of the internal network reaches the owner: no address, in any answer.
+            const answers = yield* Effect.forEach(
+              [deliveriesPath("guarded", webhook.id), webhookPath("guarded", webhook.id)],
+              (path) => send("GET", path)
+            )
+            for (const answer of answers) {
+              expect(JSON.stringify(answer.body)).not.toMatch(/127\.0\.0\.1|10\.20\.30\.40|loopback|private/)
             }
             expect(counter.connections()).toBe(0)
+            // A name no DNS answers is a dns_error, with no resolver's words.
+            const nowhere = yield* createWebhook("guarded", {
+              url: "https://nowhere.guarded-flow.com/hooks",
+              events: ["domain.added"]
+            })
+            expectOk(yield* addDomain("guarded", "www.guarded-flow.com"), 201)
+            const failed = yield* attemptsOnce("guarded", nowhere.id, (got) => got.length >= 1)
+            expect(failed[0]).toMatchObject({ status: "retrying", httpStatus: null, error: "dns_error" })
           }).pipe(Effect.scoped),
         60_000
       )
@@ -409,6 +434,15 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
             [{ url: "https://[fe80::1]/in" }, "url: must not be a link-local address (fe80::1)"],
             [{ url: "https://[fd00::1]/in" }, "url: must not be a unique local address (fd00::1)"],
             [{ url: "https://0x7f000001/in" }, "url: must not be a loopback address (127.0.0.1)"],
+            ...[
+              "https://localhost/in",
+              "https://hooks/in",
+              "https://hooks.internal/in",
+              "https://hooks.corp/in"
+            ].map((url): readonly [unknown, string] => [
+              { url },
+              "url: must name a host under a public suffix (such as hooks.example.com) or a public IP address"
+            ]),
             [{ url: "hooks.example.com/in" }, "url: must be a URL such as https://example.com/webhooks"],
             [{ url: "not a url" }, "url: must be a URL such as https://example.com/webhooks"],
             [
@@ -461,6 +495,8 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
             ["GET", webhooksPath("strict")],
             ["GET", webhookPath("strict", webhook.id)],
             ["DELETE", webhookPath("strict", webhook.id)],
+            ["PATCH", webhookPath("strict", webhook.id), { status: "enabled" }],
+            ["POST", `${webhookPath("strict", webhook.id)}/rotate-secret`],
             ["GET", deliveriesPath("strict", webhook.id)]
           ]
           for (const [method, path, body] of routes) {
@@ -497,6 +533,9 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
             id: webhook.id,
             url: webhook.url,
             events: null,
+            status: "enabled",
+            disabledAt: null,
+            disabledReason: null,
             createdAt: webhook.createdAt
           })
           const api = yield* BuiltApi
@@ -509,20 +548,7 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
   )
 
   describe("the worker process beside an API on PostgreSQL", () => {
-    const workerDirectory = resolve(dirname(fileURLToPath(import.meta.url)), "../../worker")
-    const workers = NodeProcess.makeCleanups()
-    afterAll(workers.releaseAll)
-
-    const startWorker = (env: Record<string, string>) =>
-      Effect.promise(async () => {
-        const dataDir = join(await temporaryDirectory(), "worker-data")
-        const worker = NodeProcess.spawnNode(join(workerDirectory, "dist/main.js"), {
-          cwd: workerDirectory,
-          env: { PETSTORE_DATA_DIR: dataDir, ...env }
-        })
-        workers.register(worker.kill)
-        return worker
-      })
+    const startWorker = workerSpawner()
 
     it.effect(
       "a worker killed during a delivery loses no event: another delivers it, same webhook-id, once the lease expired",
@@ -530,35 +556,16 @@ layer(challtestsrvLayer, { timeout: 30_000, excludeTestServices: true })("webhoo
         Effect.gen(function* () {
           const dns = yield* Challtestsrv
           const database = yield* Effect.promise(freshDatabase)
-          const key = randomKey()
-          const shared = {
-            DATABASE_URL: database.url,
-            PETSTORE_DNS_SERVERS: dns.server,
-            PETSTORE_PLATFORM_DOMAIN: processPlatform.platformDomain,
-            PETSTORE_CNAME_TARGET: processPlatform.cnameTarget,
-            PETSTORE_WEBHOOK_ALLOW_PRIVATE: "true",
-            PETSTORE_WEBHOOK_RETRY_BASE: "200 millis"
-          }
+          const shared = sharedEnv(dns.server, database.url, "webhooks flow")
           const workerEnv = {
             ...shared,
             PETSTORE_WORKER_POLL_INTERVAL: "100 millis",
             // Delivery leases last two send timeouts at least (20 s), whatever this says.
             PETSTORE_WORKER_LEASE: "5 seconds"
           }
-          // On PostgreSQL the API runs no loop of its own: only workers deliver.
-          const server: ServerProcess = yield* Effect.promise(async () => {
-            const started = await startServer({
-              ...shared,
-              PETSTORE_DATA_DIR: join(await temporaryDirectory(), "api-data"),
-              PETSTORE_BOOTSTRAP_KEY: key
-            })
-            await started.listening(60_000)
-            return started
-          })
+          const { call: request, server } = yield* Effect.promise(() => startPostgresApi(shared))
           const call = (method: string, path: string, body?: object) =>
-            Effect.promise(() =>
-              sendTo(server.baseUrl, path, { method, key, ...(body === undefined ? {} : { body }) })
-            )
+            Effect.promise(() => request(method, path, body))
           // The first request hangs (the worker is killed while it waits); later ones are answered.
           const receiver = yield* startReceiver((_request, n) => (n === 0 ? "hang" : 204))
           expect((yield* call("POST", "/v1/projects", { id: "ops", plan: "pro" })).status).toBe(201)

@@ -14,10 +14,20 @@ const refusal = (env: Record<string, string>) => Effect.map(Effect.flip(settings
 describe("WebhookConfig", () => {
   it.effect("defaults: private addresses refused, retries 5 seconds apart at first (unset or empty)", () =>
     Effect.gen(function* () {
-      for (const env of [{}, { PETSTORE_WEBHOOK_ALLOW_PRIVATE: "", PETSTORE_WEBHOOK_RETRY_BASE: "" }]) {
+      for (const env of [
+        {},
+        {
+          PETSTORE_WEBHOOK_ALLOW_PRIVATE: "",
+          PETSTORE_WEBHOOK_RETRY_BASE: "",
+          PETSTORE_WEBHOOK_DISABLE_AFTER: "",
+          PETSTORE_WEBHOOK_CONCURRENCY: ""
+        }
+      ]) {
         const settings = yield* settingsFrom(env)
         expect(settings.allowPrivate).toBe(false)
         expect(Duration.toMillis(settings.retryBase)).toBe(5_000)
+        expect(Duration.toMillis(settings.disableAfter)).toBe(72 * 3_600_000)
+        expect(settings.concurrency).toBe(256)
       }
     })
   )
@@ -73,5 +83,44 @@ describe("WebhookConfig", () => {
         expect(message).toContain("PETSTORE_WEBHOOK_RETRY_BASE")
         expect(message).toContain("must be from 100 millis to 1 hour")
       })
+  )
+
+  it.effect.each([
+    ["2 seconds", 2_000],
+    ["1 second", 1_000],
+    ["72 hours", 72 * 3_600_000],
+    ["365 days", 365 * 86_400_000]
+  ] as const)("PETSTORE_WEBHOOK_DISABLE_AFTER=%s", ([value, millis]) =>
+    Effect.gen(function* () {
+      const settings = yield* settingsFrom({ PETSTORE_WEBHOOK_DISABLE_AFTER: value })
+      expect(Duration.toMillis(settings.disableAfter)).toBe(millis)
+    })
+  )
+
+  it.effect.each(["999 millis", "366 days", "never", "Infinity"])(
+    "refuses PETSTORE_WEBHOOK_DISABLE_AFTER=%s, naming the variable",
+    (value) =>
+      Effect.gen(function* () {
+        expect(yield* refusal({ PETSTORE_WEBHOOK_DISABLE_AFTER: value })).toContain(
+          "PETSTORE_WEBHOOK_DISABLE_AFTER"
+        )
+      })
+  )
+
+  it.effect.each([
+    ["1", 1],
+    ["10000", 10_000]
+  ] as const)("PETSTORE_WEBHOOK_CONCURRENCY=%s", ([value, count]) =>
+    Effect.gen(function* () {
+      expect((yield* settingsFrom({ PETSTORE_WEBHOOK_CONCURRENCY: value })).concurrency).toBe(count)
+    })
+  )
+
+  it.effect.each(["0", "10001", "1.5", "many"])("refuses PETSTORE_WEBHOOK_CONCURRENCY=%s", (value) =>
+    Effect.gen(function* () {
+      expect(yield* refusal({ PETSTORE_WEBHOOK_CONCURRENCY: value })).toContain(
+        "PETSTORE_WEBHOOK_CONCURRENCY"
+      )
+    })
   )
 })

@@ -1,42 +1,46 @@
 /**
  * The worker's loop: rounds of custom-domain checks (`checkDueCustomDomains`) and, beside them, rounds
- * of the daily rechecks of proved claims (`checkDueClaims`) and rounds of webhook deliveries
- * (`deliverDueWebhooks`), for the life of the process, and the `PETSTORE_WORKER_*` knobs that shape
- * them. The API runs the same loop in its own process when it has storage no separate worker can open
- * (embedded, memory).
+ * of the daily rechecks of proved claims (`checkDueClaims`) and webhook deliveries, each on its own
+ * (`claimDueDeliveries`, `deliverClaimed`), for the life of the process, and the `PETSTORE_WORKER_*`
+ * knobs that shape them. The API runs the same loop in its own process when it has storage no separate
+ * worker can open (embedded, memory).
  */
 
 import { WebhookConfig } from "@petstore/app-config"
 import {
   checkDueClaims,
   checkDueCustomDomains,
+  claimDueDeliveries,
   type DueCheckOptions,
   type DueCheckRound,
   type DueClaimRound,
-  deliverDueWebhooks
+  deliverClaimed
 } from "@petstore/custom-domains"
-import { Config, Duration, Effect, Schema } from "effect"
+import { Config, Duration, Effect, FiberSet, Schema } from "effect"
 
 export interface CustomDomainCheckLoopOptions extends DueCheckOptions {
   /** The pause after a round that found less than a full batch, or failed. */
   readonly pollInterval: Duration.Input
   /** `PETSTORE_WEBHOOK_RETRY_BASE`: the wait after a delivery's first failed attempt. */
   readonly retryBase: Duration.Input
+  /** `PETSTORE_WEBHOOK_DISABLE_AFTER`: how long every delivery may fail before its webhook is disabled. */
+  readonly disableAfter: Duration.Input
+  /** `PETSTORE_WEBHOOK_CONCURRENCY`: the most deliveries this process sends at once. */
+  readonly deliveriesInFlight: number
   /** The longest one delivery may take (the sender's timeout): a delivery's lease outlasts it. */
   readonly sendTimeout: Duration.Input
   /** Told every round's outcome (the worker's metrics). */
   readonly onRound?: ((round: DueCheckRound) => Effect.Effect<void>) | undefined
   /** Told every round of claim rechecks' outcome. */
   readonly onClaimRound?: ((round: DueClaimRound) => Effect.Effect<void>) | undefined
-  /** Told every round of webhook deliveries' outcome. */
+  /** Told what came of every delivery, as a round of one. */
   readonly onDeliveryRound?: ((round: DueCheckRound) => Effect.Effect<void>) | undefined
 }
 
 /**
- * How delivery rounds are shaped from the loop's knobs. A round sends at most `concurrency`
- * deliveries, all at once, so that it lasts at most one send timeout; and their lease lasts at least
- * two send timeouts, so that a receiver that is slow to answer is never sent the same event by a
- * second worker while the first still waits for it (were the lease shorter than the timeout, both
+ * How deliveries are shaped from the loop's knobs. A delivery's lease (and its webhook's lane) lasts
+ * at least two send timeouts, so that a receiver that is slow to answer is never sent the same event
+ * by a second worker while the first still waits for it (were the lease shorter than the timeout, both
  * would lose their lease before storing the answer, and the event would be sent forever).
  */
 export const deliveryRoundOptions = (options: CustomDomainCheckLoopOptions) => {
@@ -44,12 +48,50 @@ export const deliveryRoundOptions = (options: CustomDomainCheckLoopOptions) => {
   const lease = Duration.fromInputUnsafe(options.lease)
   return {
     holder: options.holder,
-    concurrency: options.concurrency,
-    batchSize: Math.min(options.batchSize, options.concurrency),
+    inFlight: options.deliveriesInFlight,
     lease: Duration.max(lease, shortestLease),
-    retryBase: options.retryBase
+    retryBase: options.retryBase,
+    disableAfter: options.disableAfter
   }
 }
+
+/**
+ * Delivers due webhooks until interrupted, none waiting for another (contract section 9): each claim
+ * takes at most one delivery per webhook (its lane) and at most as many as the process has room for
+ * (`deliveriesInFlight` minus those in flight), and each delivery is sent and stored on its own fiber.
+ * A claim that filled the room is followed at once by the next; otherwise, or when it failed, after
+ * `pollInterval`. So a webhook with nothing in flight gets its event's first attempt within a poll
+ * interval of it, whatever other receivers do, as long as the process has room. Interrupted, the
+ * deliveries in flight give their leases back.
+ */
+export const runDeliveries = (options: CustomDomainCheckLoopOptions) =>
+  Effect.gen(function* () {
+    const deliveries = deliveryRoundOptions(options)
+    const inFlight = yield* FiberSet.make<void, never>()
+    const report = (stored: boolean) =>
+      options.onDeliveryRound?.({ claimed: 1, completed: stored ? 1 : 0, abandoned: stored ? 0 : 1 }) ??
+      Effect.void
+    const claim = Effect.gen(function* () {
+      const room = deliveries.inFlight - (yield* FiberSet.size(inFlight))
+      if (room <= 0) return false
+      const claimed = yield* claimDueDeliveries(deliveries, room)
+      for (const item of claimed) {
+        yield* FiberSet.run(inFlight, Effect.flatMap(deliverClaimed(item, deliveries), report))
+      }
+      if (claimed.length > 0) yield* Effect.logDebug("webhook deliveries", { claimed: claimed.length, room })
+      return claimed.length === room
+    })
+    return yield* claim.pipe(
+      Effect.flatMap((full) => (full ? Effect.void : Effect.sleep(options.pollInterval))),
+      Effect.catch((error) =>
+        Effect.andThen(
+          Effect.logWarning("claiming webhook deliveries failed", error),
+          Effect.sleep(options.pollInterval)
+        )
+      ),
+      Effect.forever
+    )
+  }).pipe(Effect.scoped)
 
 export interface RoundLoopOptions<Round> {
   /** What the rounds do, as the logs name them: "domain checks", "claim rechecks". */
@@ -91,14 +133,13 @@ export const repeatRounds = <Round extends { readonly claimed: number }, E, R>(
 export const checkRoundsInFlight = 2
 
 /**
- * Checks due custom domains, rechecks due claims and delivers due webhooks, round after round, until
- * interrupted: loops side by side on the same knobs, so that no kind of work waits for another (a
- * receiver that hangs delays no domain check). Each loop of domain checks holds its leases under a
+ * Checks due custom domains, rechecks due claims and delivers due webhooks until interrupted: loops
+ * side by side on the same knobs, so that no kind of work waits for another (a receiver that hangs
+ * delays no domain check). Each loop of domain checks holds its leases under a
  * holder of its own (the process's, numbered), so that a result of one can never be stored over a
  * lease the other took.
  */
 export const runCustomDomainChecks = (options: CustomDomainCheckLoopOptions) => {
-  const deliveries = deliveryRoundOptions(options)
   const checkLoops = Array.from({ length: checkRoundsInFlight }, (_, index) =>
     repeatRounds(checkDueCustomDomains({ ...options, holder: `${options.holder}/${index + 1}` }), {
       ...options,
@@ -113,12 +154,7 @@ export const runCustomDomainChecks = (options: CustomDomainCheckLoopOptions) => 
         work: "claim rechecks",
         onRound: options.onClaimRound
       }),
-      repeatRounds(deliverDueWebhooks(deliveries), {
-        ...options,
-        batchSize: deliveries.batchSize,
-        work: "webhook deliveries",
-        onRound: options.onDeliveryRound
-      })
+      runDeliveries(options)
     ],
     { concurrency: "unbounded", discard: true }
   )
@@ -128,8 +164,9 @@ const integerUpTo = (name: string, maximum: number, message: string) =>
   Config.schema(Schema.Int.check(Schema.makeFilter((n: number) => n >= 1 && n <= maximum, { message })), name)
 
 /**
- * `PETSTORE_WORKER_CONCURRENCY` and the other knobs of the check loop, with the webhooks' retry base
- * (`PETSTORE_WEBHOOK_RETRY_BASE`); the holder id is the process's, the send timeout the sender's.
+ * `PETSTORE_WORKER_CONCURRENCY` and the other knobs of the check loop, with the webhooks' retry base,
+ * disabling period and concurrency (`PETSTORE_WEBHOOK_*`); the holder id is the process's, the send
+ * timeout the sender's.
  */
 export const CustomDomainCheckConfig = (
   holder: string,
@@ -152,6 +189,8 @@ export const CustomDomainCheckConfig = (
       ...options,
       holder,
       retryBase: webhooks.retryBase,
+      disableAfter: webhooks.disableAfter,
+      deliveriesInFlight: webhooks.concurrency,
       sendTimeout
     }))
   )

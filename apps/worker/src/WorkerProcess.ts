@@ -10,6 +10,7 @@ import * as CertificateAuthority from "@petstore/acme/CertificateAuthority"
 import {
   AdapterConfig,
   CertificateDelayConfig,
+  DnsConfig,
   OtlpEndpointConfig,
   PlatformConfig,
   WebhookConfig
@@ -56,11 +57,14 @@ const CertificateDelayLive = Layer.unwrap(
 
 /**
  * Deliveries as the operator allows them (`PETSTORE_WEBHOOK_ALLOW_PRIVATE`), each bounded by the
- * contract's timeout, which the loop's delivery leases outlast.
+ * contract's timeout, which the loop's delivery leases outlast. Names are resolved on a c-ares channel
+ * of their own, on the DNS checks' servers and timeouts: a receiver's slow name server holds no check.
  */
 const WebhookSenderLive = Layer.unwrap(
-  Effect.map(WebhookConfig, ({ allowPrivate }) =>
-    NodeWebhookSender.layer({ allowPrivate, timeout: NodeWebhookSender.defaultTimeout })
+  Effect.map(Config.all([WebhookConfig, DnsConfig]), ([{ allowPrivate }, dns]) =>
+    NodeWebhookSender.layer({ allowPrivate, timeout: NodeWebhookSender.defaultTimeout }).pipe(
+      Layer.provide(NodeDnsResolver.layer(dns))
+    )
   )
 )
 

@@ -191,6 +191,8 @@ describe("deliveryRoundOptions", () => {
     lease: "60 seconds",
     pollInterval: "1 second",
     retryBase: "5 seconds",
+    disableAfter: "72 hours",
+    deliveriesInFlight: 256,
     sendTimeout: "10 seconds"
   }
   const shaped = (overrides: Partial<CustomDomainCheckLoopOptions>) => {
@@ -198,16 +200,15 @@ describe("deliveryRoundOptions", () => {
     return { ...options, lease: Duration.toMillis(options.lease) }
   }
 
-  it("sends at most one delivery per unit of concurrency a round, so a round lasts one send timeout at most", () => {
+  it("keeps the webhooks' own knobs: as many in flight as PETSTORE_WEBHOOK_CONCURRENCY, not the checks'", () => {
     expect(shaped({})).toStrictEqual({
       holder: "w1",
-      concurrency: 16,
-      batchSize: 16,
+      inFlight: 256,
       lease: 60_000,
-      retryBase: "5 seconds"
+      retryBase: "5 seconds",
+      disableAfter: "72 hours"
     })
-    expect(shaped({ batchSize: 4 }).batchSize).toBe(4)
-    expect(shaped({ concurrency: 1 }).batchSize).toBe(1)
+    expect(shaped({ deliveriesInFlight: 3, concurrency: 1, batchSize: 1 }).inFlight).toBe(3)
   })
 
   it("leases a delivery for two send timeouts at least, whatever shorter lease the domain checks use", () => {

@@ -44,7 +44,7 @@ const endpoint = Schema.decodeUnknownSync(ApiKeyAdminEndpoint.AdminEndpointJson)
 console.log(ApiKeyAdminEndpoint.adminEndpointFileName, endpoint.port)
 
 // Output:
-// Petstore 1.0.0 20
+// Petstore 1.0.0 21
 // [ 'get', 'post' ]
 // {"code":"domain_in_use","message":"docs.example.com is used by another project","status":409}
 // 65536 5

@@ -364,7 +364,21 @@ describe("the OpenAPI document", () => {
     const list = "/v1/projects/{projectId}/webhooks"
     const one = "/v1/projects/{projectId}/webhooks/{webhookId}"
     const deliveries = `${one}/deliveries`
-    expect(statuses(list, "post")).toEqual(["201", "400", "401", "404", "413", "415", "429", "500", "503"])
+    const rotate = `${one}/rotate-secret`
+    expect(statuses(list, "post")).toEqual([
+      "201",
+      "400",
+      "401",
+      "404",
+      "409",
+      "413",
+      "415",
+      "429",
+      "500",
+      "503"
+    ])
+    expect(statuses(one, "patch")).toEqual(["200", "400", "401", "404", "413", "415", "429", "500", "503"])
+    expect(statuses(rotate, "post")).toEqual(["200", "401", "404", "429", "500", "503"])
     for (const [path, method] of [
       [list, "get"],
       [one, "get"],
@@ -378,6 +392,8 @@ describe("the OpenAPI document", () => {
       [list, "get"],
       [one, "get"],
       [one, "delete"],
+      [one, "patch"],
+      [rotate, "post"],
       [deliveries, "get"]
     ] as const) {
       expect(operation(path, method).security, `${method} ${path}`).toEqual([{ apiKey: [] }])
@@ -398,8 +414,41 @@ describe("the OpenAPI document", () => {
     })
     const propertiesOf = (name: string) =>
       Object.keys((document.components.schemas[name] as { readonly properties: object }).properties).sort()
-    expect(propertiesOf("CreatedWebhook")).toEqual(["createdAt", "events", "id", "secret", "url"])
-    expect(propertiesOf("Webhook")).toEqual(["createdAt", "events", "id", "url"])
+    expect(body(one, "patch", "200")).toEqual({
+      "application/json": { schema: { $ref: "#/components/schemas/Webhook" } }
+    })
+    expect(body(rotate, "post", "200")).toEqual({
+      "application/json": { schema: { $ref: "#/components/schemas/RotatedWebhookSecret" } }
+    })
+    expect(propertiesOf("RotatedWebhookSecret")).toEqual(["previousSecretExpiresAt", "secret"])
+    expect(propertiesOf("CreatedWebhook")).toEqual([
+      "createdAt",
+      "disabledAt",
+      "disabledReason",
+      "events",
+      "id",
+      "secret",
+      "status",
+      "url"
+    ])
+    expect(propertiesOf("Webhook")).toEqual([
+      "createdAt",
+      "disabledAt",
+      "disabledReason",
+      "events",
+      "id",
+      "status",
+      "url"
+    ])
+    expect(document.components.schemas.UpdateWebhookRequest).toMatchObject({
+      properties: { status: { anyOf: [{ type: "string", enum: ["enabled"] }] } },
+      required: ["status"]
+    })
+    expect(document.components.schemas.WebhookStatus).toMatchObject({ enum: ["enabled", "disabled"] })
+    expect(document.components.schemas.DeliveryFailureReason).toMatchObject({
+      type: "string",
+      pattern: "^(refused_address|dns_error|timeout|tls_error|connection_error|http_[1-9][0-9]{2})$"
+    })
     expect(propertiesOf("DeliveryAttempt")).toEqual([
       "at",
       "attempt",

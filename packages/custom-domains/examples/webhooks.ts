@@ -54,16 +54,14 @@ const delivery = new WebhookDelivery({
   nextAttemptAt: first,
   status: "pending"
 })
-const rejected = recordOutcome(delivery, { _tag: "Rejected", status: 503 }, first, { base, random: 0.5 })
+const rules = { base, random: 0.5, failingSince: null, disableAfter: "72 hours" } as const
+const rejected = recordOutcome(delivery, { _tag: "Rejected", status: 503 }, first, rules)
 console.log(rejected.attempt.status, rejected.attempt.error, rejected.delivery.nextAttemptAt.toISOString())
 const delivered = recordOutcome(
   rejected.delivery,
   { _tag: "Delivered", status: 204 },
   rejected.delivery.nextAttemptAt,
-  {
-    base,
-    random: 0.5
-  }
+  rules
 )
 console.log(delivered.delivery.status, delivered.delivery.attempts, delivered.attempt.httpStatus)
 
@@ -78,5 +76,5 @@ console.log(delivered.delivery.status, delivered.delivery.attempts, delivered.at
 // [ '5s', '10s', '20s', '40s', '1h' ]
 // 48m
 // true
-// retrying the receiver answered 503 2027-03-01T12:00:05.000Z
+// retrying http_503 2027-03-01T12:00:05.000Z
 // delivered 2 204

@@ -4,7 +4,7 @@
  * listens to, becomes a `WebhookDelivery` in the outbox's transaction; the worker's attempts at it are
  * `DeliveryAttempt`s, which the owner reads to see why a receiver got nothing.
  */
-import { Schema } from "effect"
+import { Duration, Schema } from "effect"
 import { Base64 } from "effect/encoding"
 import { DomainEventId, DomainEventType } from "./DomainEvent.js"
 import { Hostname } from "./Hostname.js"
@@ -70,10 +70,49 @@ export const webhookSecretFrom = (randomBytes: Uint8Array): string => `whsec_${B
 export const WebhookEvents = Schema.NullOr(Schema.Array(DomainEventType))
 export type WebhookEvents = typeof WebhookEvents.Type
 
+/**
+ * Whether deliveries are made: a webhook whose every delivery failed for `PETSTORE_WEBHOOK_DISABLE_AFTER`
+ * is `disabled` (contract section 9) and gets no new deliveries until its owner enables it again.
+ */
+export const WebhookStatus = Schema.Literals(["enabled", "disabled"]).annotate({
+  identifier: "WebhookStatus"
+})
+export type WebhookStatus = typeof WebhookStatus.Type
+
+const failureReasonPattern =
+  /^(refused_address|dns_error|timeout|tls_error|connection_error|http_[1-9][0-9]{2})$/
+
+/**
+ * Why an attempt failed, as a generic code (contract section 9): never an address, a resolver's message
+ * or any other detail of the network the sender stands in, which the webhook's owner must not map.
+ */
+export const DeliveryFailureReason = Schema.String.pipe(
+  Schema.check(
+    Schema.isPattern(failureReasonPattern, {
+      message: "must be a delivery failure reason",
+      toJsonSchema: () => ({ pattern: failureReasonPattern.source })
+    })
+  ),
+  Schema.annotate({
+    identifier: "DeliveryFailureReason",
+    description:
+      "`refused_address` (the name resolved to an address deliveries may not reach), `dns_error`, `timeout`, `tls_error`, `connection_error` (refused or reset) or `http_<status>` (the receiver's answer was not 2xx)."
+  })
+)
+export type DeliveryFailureReason = typeof DeliveryFailureReason.Type
+
+/** The receiver's non-2xx answer as a failure reason. */
+export const httpFailureReason = (status: number): DeliveryFailureReason => `http_${status}`
+
 const webhookFields = {
   id: WebhookId,
   url: Schema.String,
   events: WebhookEvents,
+  status: WebhookStatus,
+  /** When deliveries were stopped; null while enabled. */
+  disabledAt: Schema.NullOr(Timestamp),
+  /** The last failure's reason when it was disabled; null while enabled. */
+  disabledReason: Schema.NullOr(DeliveryFailureReason),
   createdAt: Timestamp
 }
 
@@ -82,9 +121,22 @@ export class Webhook extends Schema.Class<Webhook>("WebhookRecord")(
   Schema.Struct({
     ...webhookFields,
     projectId: ProjectId,
-    secret: WebhookSecret
+    secret: WebhookSecret,
+    /** The secret before the last rotation, still signing beside `secret` until `previousSecretUntil`. */
+    previousSecret: Schema.NullOr(WebhookSecret),
+    previousSecretUntil: Schema.NullOr(Timestamp),
+    /** Since when every attempt failed (the first failure after a success); null after a success. */
+    failingSince: Schema.NullOr(Timestamp)
   }).annotate({ identifier: "WebhookRecord" })
 ) {}
+
+/** The secrets deliveries are signed with at `now`: the current one, and the previous during its overlap. */
+export const signingSecretsOf = (webhook: Webhook, now: Date): ReadonlyArray<string> =>
+  webhook.previousSecret !== null &&
+  webhook.previousSecretUntil !== null &&
+  webhook.previousSecretUntil.getTime() > now.getTime()
+    ? [webhook.secret, webhook.previousSecret]
+    : [webhook.secret]
 
 /** 17 bytes: the 130 bits an id spells. */
 export const webhookIdBytes = 17
@@ -105,9 +157,38 @@ export const newWebhook = (
     projectId: request.projectId,
     url: request.url,
     events: request.events,
+    status: "enabled",
+    disabledAt: null,
+    disabledReason: null,
     secret: webhookSecretFrom(randomBytes(webhookSecretBytes)),
+    previousSecret: null,
+    previousSecretUntil: null,
+    failingSince: null,
     createdAt: now
   })
+
+/** How long a rotated-out secret still signs deliveries beside the new one (contract section 9). */
+export const webhookSecretOverlap = Duration.hours(24)
+
+/**
+ * `webhook` with a new secret spelt from `randomBytes`; the one it replaces signs beside it for
+ * `webhookSecretOverlap` from `now`. A rotation during an overlap drops the oldest secret: two sign at most.
+ */
+export const rotatedWebhook = (
+  webhook: Webhook,
+  now: Date,
+  randomBytes: (size: number) => Uint8Array
+): Webhook =>
+  new Webhook({
+    ...webhook,
+    secret: webhookSecretFrom(randomBytes(webhookSecretBytes)),
+    previousSecret: webhook.secret,
+    previousSecretUntil: new Date(now.getTime() + Duration.toMillis(webhookSecretOverlap))
+  })
+
+/** `webhook` enabled again by its owner: delivering as if nothing had failed yet. */
+export const enabledWebhook = (webhook: Webhook): Webhook =>
+  new Webhook({ ...webhook, status: "enabled", disabledAt: null, disabledReason: null, failingSince: null })
 
 /** A webhook as its project's owner sees it: never its secret. */
 export const WebhookResource = Schema.Struct(webhookFields).annotate({ identifier: "Webhook" })
@@ -115,27 +196,37 @@ export type WebhookResource = typeof WebhookResource.Type
 
 /** The answer to creating a webhook: the only time its secret is shown. */
 export const CreatedWebhookResource = Schema.Struct({
-  id: WebhookId,
-  url: Schema.String,
-  events: WebhookEvents,
-  secret: WebhookSecret,
-  createdAt: Timestamp
+  ...webhookFields,
+  secret: WebhookSecret
 }).annotate({ identifier: "CreatedWebhook" })
 export type CreatedWebhookResource = typeof CreatedWebhookResource.Type
+
+/** The answer to rotating a webhook's secret: the only time the new one is shown. */
+export const RotatedWebhookSecretResource = Schema.Struct({
+  secret: WebhookSecret,
+  /** Until when deliveries are signed with the previous secret too (24 hours). */
+  previousSecretExpiresAt: Timestamp
+}).annotate({ identifier: "RotatedWebhookSecret" })
+export type RotatedWebhookSecretResource = typeof RotatedWebhookSecretResource.Type
 
 export const webhookResource = (webhook: Webhook): WebhookResource => ({
   id: webhook.id,
   url: webhook.url,
   events: webhook.events,
+  status: webhook.status,
+  disabledAt: webhook.disabledAt,
+  disabledReason: webhook.disabledReason,
   createdAt: webhook.createdAt
 })
 
 export const createdWebhookResource = (webhook: Webhook): CreatedWebhookResource => ({
-  id: webhook.id,
-  url: webhook.url,
-  events: webhook.events,
+  ...webhookResource(webhook),
+  secret: webhook.secret
+})
+
+export const rotatedWebhookSecretResource = (webhook: Webhook): RotatedWebhookSecretResource => ({
   secret: webhook.secret,
-  createdAt: webhook.createdAt
+  previousSecretExpiresAt: webhook.previousSecretUntil ?? webhook.createdAt
 })
 
 /** What came of one attempt: `retrying` when another follows, `failed` when it was the last. */
@@ -150,8 +241,8 @@ export class DeliveryAttempt extends Schema.Class<DeliveryAttempt>("DeliveryAtte
     status: DeliveryAttemptStatus,
     /** The receiver's answer; null when none came (unreachable, refused). */
     httpStatus: Schema.NullOr(Schema.Int),
-    /** Why the attempt failed, in words; null when it was delivered. */
-    error: Schema.NullOr(Schema.String),
+    /** Why the attempt failed, as a generic reason; null when it was delivered. */
+    error: Schema.NullOr(DeliveryFailureReason),
     at: Timestamp
   }).annotate({ identifier: "DeliveryAttempt" })
 ) {}

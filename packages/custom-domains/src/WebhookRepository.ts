@@ -7,6 +7,7 @@
 import type { StorageError } from "@petstore/kernel"
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
+import type { LimitReached } from "./Errors.js"
 import type { ProjectId } from "./Project.js"
 import type { DeliveryAttempt, Webhook, WebhookEvents, WebhookId } from "./Webhook.js"
 
@@ -21,13 +22,38 @@ export interface NewWebhook {
 export class WebhookRepository extends Context.Service<
   WebhookRepository,
   {
-    /** Keeps a new webhook created at `now`; it is sent the events stored from then on. */
-    readonly insert: (webhook: NewWebhook, now: Date) => Effect.Effect<Webhook, StorageError>
+    /**
+     * Keeps a new webhook created at `now`; it is sent the events stored from then on. Fails with
+     * `LimitReached` when its project has `maxPerProject` webhooks already (counted and added in one
+     * step: concurrent creations at the limit never overshoot it).
+     */
+    readonly insert: (
+      webhook: NewWebhook,
+      now: Date,
+      maxPerProject: number
+    ) => Effect.Effect<Webhook, LimitReached | StorageError>
     /** A project's webhooks, oldest first. */
     readonly listByProject: (projectId: ProjectId) => Effect.Effect<ReadonlyArray<Webhook>, StorageError>
     readonly find: (
       projectId: ProjectId,
       id: WebhookId
+    ) => Effect.Effect<Option.Option<Webhook>, StorageError>
+    /**
+     * Enables the project's webhook (its failures forgotten, `disabledAt` and `disabledReason` cleared),
+     * whatever its status; none when it is not the project's.
+     */
+    readonly enable: (
+      projectId: ProjectId,
+      id: WebhookId
+    ) => Effect.Effect<Option.Option<Webhook>, StorageError>
+    /**
+     * Gives the project's webhook a new secret at `now` (`rotatedWebhook`, the store's random bytes):
+     * the replaced one signs beside it for 24 hours. None when it is not the project's.
+     */
+    readonly rotateSecret: (
+      projectId: ProjectId,
+      id: WebhookId,
+      now: Date
     ) => Effect.Effect<Option.Option<Webhook>, StorageError>
     /** Forgets the webhook, its pending deliveries and its attempts; false when it was not the project's. */
     readonly remove: (projectId: ProjectId, id: WebhookId) => Effect.Effect<boolean, StorageError>

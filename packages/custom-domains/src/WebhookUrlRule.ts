@@ -6,9 +6,16 @@
  * on the addresses it resolves to, at each delivery (the sender adapter, with `isRefusedAddress`), so
  * that a name changed to point inside after its creation is refused too. Address ranges come from the
  * maintained `ipaddr.js` rather than from hand-written masks.
+ *
+ * A name must be under a suffix the Public Suffix List lists (contract section 9): a single-label name,
+ * `.internal`, `.corp`, `.lan` or `.local` only exist inside some network, the platform's own first of
+ * all, so they are refused at creation without asking DNS; the List's implicit `*` rule (any unknown
+ * top-level label is a suffix) does not count. `allowPrivate` lifts this too: private deployments name
+ * their receivers with private names (`localhost`, `hooks.internal`).
  */
 import { Option, Result } from "effect"
 import ipaddr from "ipaddr.js"
+import { isUnderIcannSuffix } from "./DnsName.js"
 
 /** Longer URLs are not addresses of receivers but payloads; the bound keeps them out of storage. */
 export const longestWebhookUrl = 2048
@@ -151,7 +158,14 @@ export const validateWebhookUrl = (text: string, options: WebhookUrlOptions): Re
     return Result.fail("must not contain a user name or password")
   if (options.allowPrivate) return Result.succeed(url)
   const literal = ipLiteralOf(url.hostname)
-  if (Option.isNone(literal)) return Result.succeed(url)
+  if (Option.isNone(literal)) {
+    // Every suffix of the List's private section ends in one of its ICANN section.
+    return isUnderIcannSuffix(url.hostname)
+      ? Result.succeed(url)
+      : Result.fail(
+          "must name a host under a public suffix (such as hooks.example.com) or a public IP address"
+        )
+  }
   const addressClass = classifyAddress(literal.value)
   return addressClass === "public"
     ? Result.succeed(url)

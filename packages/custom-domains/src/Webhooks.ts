@@ -9,6 +9,7 @@ import { Clock, Effect, Option, Result, Schema } from "effect"
 import { findOwnedProject } from "./CustomDomains.js"
 import { DomainEventType } from "./DomainEvent.js"
 import { InvalidDomainRequest, WebhookNotFound } from "./Errors.js"
+import { Limits } from "./Limits.js"
 import type { ProjectId } from "./Project.js"
 import { type WebhookEvents, WebhookId } from "./Webhook.js"
 import { WebhookRepository } from "./WebhookRepository.js"
@@ -44,7 +45,10 @@ export const validateWebhookEvents = (
 const invalid = (field: string) => (rule: string) =>
   new InvalidDomainRequest({ message: `${field}: ${rule}` })
 
-/** Creates a webhook: the answer carries its secret, which is never shown again. */
+/**
+ * Creates a webhook: the answer carries its secret, which is never shown again. A project has at most
+ * `Limits.webhooksPerProject` webhooks (10 by default): each is a lane of deliveries the worker keeps.
+ */
 export const createWebhook = (
   account: AccountName,
   projectId: ProjectId,
@@ -62,8 +66,9 @@ export const createWebhook = (
       invalid("events")
     )
     const now = new Date(yield* Clock.currentTimeMillis)
+    const { webhooksPerProject } = yield* Limits
     return yield* Effect.flatMap(WebhookRepository, (webhooks) =>
-      webhooks.insert({ projectId, url: url.href, events }, now)
+      webhooks.insert({ projectId, url: url.href, events }, now, webhooksPerProject)
     )
   })
 
@@ -99,6 +104,49 @@ export const deleteWebhook = (account: AccountName, projectId: ProjectId, id: st
     )
     // Deleted meanwhile by another request: it is gone, as asked, but this request did not find it.
     if (!removed) return yield* new WebhookNotFound({ id })
+  })
+
+/** What `PATCH …/webhooks/{id}` may change: only `status`, and only to `enabled`. */
+export interface WebhookChange {
+  readonly status: "enabled"
+}
+
+/**
+ * Enables a webhook again (a disabled one gets deliveries of the events stored from now on, and its
+ * pending ones are retried); an enabled one stays as it is, its failures forgotten.
+ */
+export const updateWebhook = (
+  account: AccountName,
+  projectId: ProjectId,
+  id: string,
+  _change: WebhookChange
+) =>
+  Effect.gen(function* () {
+    const webhook = yield* findOwnedWebhook(account, projectId, id)
+    const enabled = yield* Effect.flatMap(WebhookRepository, (webhooks) =>
+      webhooks.enable(projectId, webhook.id)
+    )
+    return yield* Option.match(enabled, {
+      onNone: () => Effect.fail(new WebhookNotFound({ id })),
+      onSome: Effect.succeed
+    })
+  })
+
+/**
+ * Gives a webhook a new secret, shown only in this answer; deliveries are signed with the old one too
+ * for the next 24 hours, so that receivers can switch without missing one.
+ */
+export const rotateWebhookSecret = (account: AccountName, projectId: ProjectId, id: string) =>
+  Effect.gen(function* () {
+    const webhook = yield* findOwnedWebhook(account, projectId, id)
+    const now = new Date(yield* Clock.currentTimeMillis)
+    const rotated = yield* Effect.flatMap(WebhookRepository, (webhooks) =>
+      webhooks.rotateSecret(projectId, webhook.id, now)
+    )
+    return yield* Option.match(rotated, {
+      onNone: () => Effect.fail(new WebhookNotFound({ id })),
+      onSome: Effect.succeed
+    })
   })
 
 /** A webhook's latest attempts (at most `deliveryAttemptsShown`), newest first. */

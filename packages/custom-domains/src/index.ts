@@ -270,7 +270,14 @@ export {
   createdWebhookResource,
   DeliveryAttempt,
   DeliveryAttemptStatus,
+  DeliveryFailureReason,
+  enabledWebhook,
+  httpFailureReason,
   newWebhook,
+  RotatedWebhookSecretResource,
+  rotatedWebhook,
+  rotatedWebhookSecretResource,
+  signingSecretsOf,
   Webhook,
   WebhookDelivery,
   type WebhookDeliveryKey,
@@ -279,16 +286,23 @@ export {
   WebhookId,
   WebhookResource,
   WebhookSecret,
+  WebhookStatus,
   webhookIdBytes,
   webhookIdFrom,
   webhookResource,
   webhookSecretBytes,
-  webhookSecretFrom
+  webhookSecretFrom,
+  webhookSecretOverlap
 } from "./Webhook.js"
 export {
-  type DueDeliveryOptions,
+  claimDueDeliveries,
+  type DeliveryOptions,
+  type DeliveryPassOptions,
+  deliverClaimed,
   deliverDueWebhooks,
   deliverWebhook,
+  failureReasonOf,
+  type OutcomeRules,
   recordOutcome
 } from "./WebhookDeliveries.js"
 export {
@@ -296,6 +310,11 @@ export {
   type DeliveryResult,
   WebhookDeliveryRepository
 } from "./WebhookDeliveryRepository.js"
+export {
+  defaultWebhookDisableAfter,
+  healthAfterAttempt,
+  type WebhookHealthChange
+} from "./WebhookDisabling.js"
 export { type NewWebhook, WebhookRepository } from "./WebhookRepository.js"
 export {
   defaultWebhookRetryBase,
@@ -314,7 +333,10 @@ export {
   getWebhook,
   listDeliveryAttempts,
   listWebhooks,
+  rotateWebhookSecret,
+  updateWebhook,
   validateWebhookEvents,
+  type WebhookChange,
   type WebhookInput
 } from "./Webhooks.js"
 export {

@@ -78,7 +78,13 @@ describe("webhookResource, createdWebhookResource", () => {
     projectId: ProjectId.make("handbook"),
     url: "https://hooks.example.com/petstore",
     events: ["domain.verified", "certificate.issued"],
+    status: "enabled",
+    disabledAt: null,
+    disabledReason: null,
     secret: webhookSecretFrom(bytes(32, 2)),
+    previousSecret: null,
+    previousSecretUntil: null,
+    failingSince: null,
     createdAt: new Date("2027-03-01T12:00:00.000Z")
   })
 
@@ -88,6 +94,9 @@ describe("webhookResource, createdWebhookResource", () => {
       id: webhook.id,
       url: "https://hooks.example.com/petstore",
       events: ["domain.verified", "certificate.issued"],
+      status: "enabled",
+      disabledAt: null,
+      disabledReason: null,
       createdAt: "2027-03-01T12:00:00.000Z"
     })
   })
@@ -98,8 +107,11 @@ describe("webhookResource, createdWebhookResource", () => {
       id: webhook.id,
       url: "https://hooks.example.com/petstore",
       events: ["domain.verified", "certificate.issued"],
-      secret: webhook.secret,
-      createdAt: "2027-03-01T12:00:00.000Z"
+      status: "enabled",
+      disabledAt: null,
+      disabledReason: null,
+      createdAt: "2027-03-01T12:00:00.000Z",
+      secret: webhook.secret
     })
   })
 

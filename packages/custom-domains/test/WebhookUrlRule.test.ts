@@ -114,10 +114,37 @@ describe("validateWebhookUrl", () => {
     ["https://93.184.216.34/hook", "https://93.184.216.34/hook"],
     ["https://[2606:4700:4700::1111]/hook", "https://[2606:4700:4700::1111]/hook"],
     // Names are checked on the addresses they resolve to, at each delivery.
-    ["https://localhost/hook", "https://localhost/hook"]
+    ["https://hooks.example.co.uk/hook", "https://hooks.example.co.uk/hook"],
+    ["https://someone.github.io/hook", "https://someone.github.io/hook"],
+    ["https://bücher.example/hook", null],
+    ["https://hooks.bücher.de/in", "https://hooks.xn--bcher-kva.de/in"],
+    ["https://example.com./hook", "https://example.com./hook"]
   ])("accepts %s as %s", (text, href) => {
-    expect(accepted(text)).toBe(href)
+    if (href === null) expect(refusal(text)).toBe(notUnderPublicSuffix)
+    else expect(accepted(text)).toBe(href)
   })
+
+  const notUnderPublicSuffix =
+    "must name a host under a public suffix (such as hooks.example.com) or a public IP address"
+
+  it.each([
+    "https://localhost/hook",
+    "https://hooks/in",
+    "https://hooks.internal/in",
+    "https://build.corp/in",
+    "https://nas.lan/in",
+    "https://printer.local/in",
+    "https://hooks.example.test/in",
+    "https://co.uk/in",
+    "https://com/in"
+  ])(
+    "refuses %s: not under a suffix the Public Suffix List lists (its implicit * rule does not count)",
+    (text) => {
+      expect(refusal(text)).toBe(notUnderPublicSuffix)
+      // Private deployments name their receivers as they like.
+      expect(accepted(text, lenient)).toBe(text)
+    }
+  )
 
   it.each([
     "",

@@ -10,14 +10,19 @@ import {
   createWebhook,
   DeliveryAttempt,
   DomainEventId,
+  defaultLimits,
   deleteWebhook,
   deliveryAttemptsShown,
   getWebhook,
   InvalidDomainRequest,
+  LimitReached,
+  Limits,
   listDeliveryAttempts,
   listWebhooks,
   ProjectId,
   ProjectNotFound,
+  rotateWebhookSecret,
+  updateWebhook,
   WebhookId,
   WebhookNotFound
 } from "../src/index.js"
@@ -237,7 +242,7 @@ describe("listDeliveryAttempts", () => {
       attempt: 1,
       status: n % 2 === 0 ? "delivered" : "retrying",
       httpStatus: n % 2 === 0 ? 204 : 503,
-      error: n % 2 === 0 ? null : "the receiver answered 503",
+      error: n % 2 === 0 ? null : "http_503",
       at: new Date(t0 + n * 1000)
     })
 
@@ -273,6 +278,69 @@ describe("listDeliveryAttempts", () => {
       yield* expectFailure(
         listDeliveryAttempts(rival, handbook, webhook.id),
         new ProjectNotFound({ id: "handbook" })
+      )
+    }).pipe(Effect.provide(world))
+  )
+})
+
+describe("updateWebhook, rotateWebhookSecret and the limit", () => {
+  it.effect(
+    "enables a webhook in the owner's project only; rotation gives a new secret, the old one kept",
+    () =>
+      Effect.gen(function* () {
+        yield* projects
+        const webhook = yield* createWebhook(acme, handbook, { url: hookUrl }, strict)
+        const enabled = yield* updateWebhook(acme, handbook, webhook.id, { status: "enabled" })
+        expect(enabled).toMatchObject({
+          id: webhook.id,
+          status: "enabled",
+          disabledAt: null,
+          failingSince: null
+        })
+        yield* expectFailure(
+          updateWebhook(rival, handbook, webhook.id, { status: "enabled" }),
+          new ProjectNotFound({ id: handbook })
+        )
+        yield* expectFailure(
+          updateWebhook(acme, guide, webhook.id, { status: "enabled" }),
+          new WebhookNotFound({ id: webhook.id })
+        )
+        yield* expectFailure(
+          rotateWebhookSecret(acme, guide, webhook.id),
+          new WebhookNotFound({ id: webhook.id })
+        )
+        yield* expectFailure(
+          rotateWebhookSecret(acme, handbook, "wh_nope"),
+          new WebhookNotFound({ id: "wh_nope" })
+        )
+        yield* TestClock.setTime(t0 + 1_000)
+        const rotated = yield* rotateWebhookSecret(acme, handbook, webhook.id)
+        expect(rotated.secret).not.toBe(webhook.secret)
+        expect(rotated.previousSecret).toBe(webhook.secret)
+        expect(rotated.previousSecretUntil).toStrictEqual(new Date(t0 + 1_000 + 24 * 3_600_000))
+        expect(
+          Option.map(yield* Effect.option(getWebhook(acme, handbook, webhook.id)), (found) => found.secret)
+        ).toStrictEqual(Option.some(rotated.secret))
+      }).pipe(Effect.provide(world))
+  )
+
+  it.effect("refuses a webhook past the project's limit, naming it; another project counts its own", () =>
+    Effect.gen(function* () {
+      yield* projects
+      const limited = Effect.provideService(Limits, { ...defaultLimits, webhooksPerProject: 2 })
+      yield* limited(createWebhook(acme, handbook, { url: hookUrl }, strict))
+      yield* limited(createWebhook(acme, handbook, { url: hookUrl }, strict))
+      yield* expectFailure(
+        limited(createWebhook(acme, handbook, { url: hookUrl }, strict)),
+        new LimitReached({ limit: "webhooks per project", value: 2 })
+      )
+      yield* limited(createWebhook(acme, guide, { url: hookUrl }, strict))
+      expect(yield* listWebhooks(acme, handbook)).toHaveLength(2)
+      // The contract's default: 10.
+      for (let n = 0; n < 8; n++) yield* createWebhook(acme, handbook, { url: hookUrl }, strict)
+      yield* expectFailure(
+        createWebhook(acme, handbook, { url: hookUrl }, strict),
+        new LimitReached({ limit: "webhooks per project", value: 10 })
       )
     }).pipe(Effect.provide(world))
   )

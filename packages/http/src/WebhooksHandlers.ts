@@ -1,9 +1,16 @@
 /**
  * The webhook handlers: each calls one webhook use case as the key's account and maps its failures.
- * Creation answers the one view that carries the secret; every other answer is built from the view
- * without it, so the secret cannot leak through a forgotten field.
+ * Creation and rotation answer the views that carry a secret; every other answer is built from the
+ * view without it, so the secret cannot leak through a forgotten field.
  */
-import { DeliveryAttemptList, NewWebhookView, PetstoreApi, WebhookList, WebhookView } from "@petstore/api"
+import {
+  DeliveryAttemptList,
+  NewWebhookView,
+  PetstoreApi,
+  RotatedWebhookSecretView,
+  WebhookList,
+  WebhookView
+} from "@petstore/api"
 import {
   createdWebhookResource,
   createWebhook,
@@ -11,12 +18,15 @@ import {
   getWebhook,
   listDeliveryAttempts,
   listWebhooks,
+  rotatedWebhookSecretResource,
+  rotateWebhookSecret,
+  updateWebhook,
   type Webhook,
   webhookResource
 } from "@petstore/custom-domains"
 import { Effect } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { invalidDomainRequest, projectNotFound, webhookNotFound } from "./DomainErrors.js"
+import { invalidDomainRequest, limitReached, projectNotFound, webhookNotFound } from "./DomainErrors.js"
 import { projectScope } from "./ProjectScope.js"
 import { storageUnavailable } from "./StorageUnavailable.js"
 import { WebhookUrlPolicy } from "./WebhookUrlPolicy.js"
@@ -41,6 +51,7 @@ export const WebhooksHandlers = HttpApiBuilder.group(PetstoreApi, "webhooks", (h
         Effect.catchTags({
           ProjectNotFound: projectNotFound,
           InvalidDomainRequest: invalidDomainRequest,
+          LimitReached: limitReached,
           StorageError: storageUnavailable
         })
       )
@@ -60,6 +71,19 @@ export const WebhooksHandlers = HttpApiBuilder.group(PetstoreApi, "webhooks", (h
       Effect.flatMap(projectScope(params.projectId), ({ account, id }) =>
         deleteWebhook(account, id, params.webhookId)
       ).pipe(Effect.catchTags(common))
+    )
+    .handle("updateWebhook", ({ params, payload }) =>
+      Effect.flatMap(projectScope(params.projectId), ({ account, id }) =>
+        updateWebhook(account, id, params.webhookId, payload)
+      ).pipe(Effect.map(view), Effect.catchTags(common))
+    )
+    .handle("rotateWebhookSecret", ({ params }) =>
+      Effect.flatMap(projectScope(params.projectId), ({ account, id }) =>
+        rotateWebhookSecret(account, id, params.webhookId)
+      ).pipe(
+        Effect.map((webhook) => new RotatedWebhookSecretView(rotatedWebhookSecretResource(webhook))),
+        Effect.catchTags(common)
+      )
     )
     .handle("listWebhookDeliveries", ({ params }) =>
       Effect.flatMap(projectScope(params.projectId), ({ account, id }) =>

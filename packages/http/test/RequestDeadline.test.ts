@@ -43,6 +43,8 @@ const HangingStorage = Layer.mergeAll(
     insert: () => Effect.never,
     listByProject: () => Effect.never,
     find: () => Effect.never,
+    enable: () => Effect.never,
+    rotateSecret: () => Effect.never,
     remove: () => Effect.never,
     listAttempts: () => Effect.never
   }),

@@ -23,6 +23,9 @@ interface WebhookBody {
   readonly id: string
   readonly url: string
   readonly events: ReadonlyArray<string> | null
+  readonly status: "enabled" | "disabled"
+  readonly disabledAt: string | null
+  readonly disabledReason: string | null
   readonly createdAt: string
 }
 interface CreatedWebhookBody extends WebhookBody {
@@ -61,7 +64,17 @@ const expectCreated = (response: Response) =>
   Effect.gen(function* () {
     const body = (yield* json(response)) as CreatedWebhookBody
     expect(response.status, JSON.stringify(body)).toBe(201)
-    expect(Object.keys(body).sort()).toEqual(["createdAt", "events", "id", "secret", "url"])
+    expect(Object.keys(body).sort()).toEqual([
+      "createdAt",
+      "disabledAt",
+      "disabledReason",
+      "events",
+      "id",
+      "secret",
+      "status",
+      "url"
+    ])
+    expect([body.status, body.disabledAt, body.disabledReason]).toEqual(["enabled", null, null])
     expect(body.id).toMatch(/^wh_[a-z2-7]{26}$/)
     expect(body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
     return body
@@ -90,21 +103,33 @@ class DeliveryRound extends Context.Service<DeliveryRound, Effect.Effect<DueChec
 
 // The same layer value twice: built once, so the round works on the store the server writes.
 const store = MemoryStore.layer
-const rounds = Layer.effect(
-  DeliveryRound,
+/** A round that disables a webhook at its first failure (a disabling period of zero). */
+class DisablingRound extends Context.Service<DisablingRound, Effect.Effect<DueCheckRound, StorageError>>()(
+  "test/DisablingRound"
+) {}
+
+const roundOptions = {
+  holder: "webhooks-test",
+  batchSize: 10,
+  lease: "30 seconds",
+  // No wait between attempts: each round retries what the previous one failed.
+  retryBase: "0 millis",
+  disableAfter: "72 hours"
+} as const
+
+const rounds = Layer.effectContext(
   Effect.map(Effect.context<WebhookDeliveryRepository | WebhookSender>(), (context) =>
-    deliverDueWebhooks({
-      holder: "webhooks-test",
-      batchSize: 10,
-      concurrency: 2,
-      lease: "30 seconds",
-      // No wait between attempts: each round retries what the previous one failed.
-      retryBase: "0 millis"
-    }).pipe(Effect.provideContext(context))
+    Context.make(DeliveryRound, deliverDueWebhooks(roundOptions).pipe(Effect.provideContext(context))).pipe(
+      Context.add(
+        DisablingRound,
+        deliverDueWebhooks({ ...roundOptions, disableAfter: "0 millis" }).pipe(Effect.provideContext(context))
+      )
+    )
   )
 ).pipe(Layer.provide(Layer.merge(store, ScriptedSender)))
 
 const runRound = Effect.flatten(DeliveryRound)
+const runDisablingRound = Effect.flatten(DisablingRound)
 
 layer(Layer.mergeAll(TestServerLive(store, { dns: EmptyDns }), rounds), { excludeTestServices: true })(
   "webhooks",
@@ -183,6 +208,17 @@ layer(Layer.mergeAll(TestServerLive(store, { dns: EmptyDns }), rounds), { exclud
             expect.stringMatching(/^url: must not be a private address/) as never
           ],
           [{ url: "https://0.0.0.0/h" }, "url: must not be an unspecified address (0.0.0.0)"],
+          ...[
+            "https://localhost/h",
+            "https://hooks/h",
+            "https://hooks.internal/h",
+            "https://ci.corp/h",
+            "https://nas.lan/h",
+            "https://printer.local/h"
+          ].map((url): readonly [unknown, string] => [
+            { url },
+            "url: must name a host under a public suffix (such as hooks.example.com) or a public IP address"
+          ]),
           [{ url: `https://hooks.example.com/${"a".repeat(2048)}` }, "url: must be at most 2048 characters"],
           [{}, "url: is required"],
           [{ url: 42 }, "url: Expected string"],
@@ -316,11 +352,8 @@ layer(Layer.mergeAll(TestServerLive(store, { dns: EmptyDns }), rounds), { exclud
             0,
             outcomes.length,
             { _tag: "Rejected", status: 500 },
-            { _tag: "Unreachable", reason: "connect ECONNREFUSED 203.0.113.9:443" },
-            {
-              _tag: "Refused",
-              reason: "hooks.example.com resolves to 10.0.0.7 (private): deliveries may not reach it"
-            },
+            { _tag: "Unreachable", reason: "connection_error" },
+            { _tag: "Unreachable", reason: "refused_address" },
             { _tag: "Delivered", status: 200 }
           )
           const added = yield* send(
@@ -339,7 +372,7 @@ layer(Layer.mergeAll(TestServerLive(store, { dns: EmptyDns }), rounds), { exclud
           expect((yield* runRound).claimed).toBe(0)
           expect(sent).toHaveLength(4)
           for (const request of sent) {
-            expect(request).toMatchObject({ url: hook.url, webhookId: event?.id, secret: hook.secret })
+            expect(request).toMatchObject({ url: hook.url, webhookId: event?.id, secrets: [hook.secret] })
             expect(JSON.parse(request.body)).toMatchObject({ id: event?.id, type: "domain.added" })
           }
 
@@ -353,21 +386,21 @@ layer(Layer.mergeAll(TestServerLive(store, { dns: EmptyDns }), rounds), { exclud
               attempt: 3,
               status: "retrying",
               httpStatus: null,
-              error: "hooks.example.com resolves to 10.0.0.7 (private): deliveries may not reach it"
+              error: "refused_address"
             },
             {
               eventId: event?.id,
               attempt: 2,
               status: "retrying",
               httpStatus: null,
-              error: "connect ECONNREFUSED 203.0.113.9:443"
+              error: "connection_error"
             },
             {
               eventId: event?.id,
               attempt: 1,
               status: "retrying",
               httpStatus: 500,
-              error: "the receiver answered 500"
+              error: "http_500"
             }
           ])
           const times = listed.deliveries.map((attempt) => Date.parse(attempt.at))
@@ -425,6 +458,149 @@ layer(Layer.mergeAll(TestServerLive(store, { dns: EmptyDns }), rounds), { exclud
               ["domain.added", "late.filtered-hooks.com"],
               ["domain.removed", "early.filtered-hooks.com"]
             ])
+          })
+      )
+    })
+
+    it.effect(
+      "15 concurrent creations at the limit of 10 make exactly 10; the others are 409 limit_reached",
+      () =>
+        Effect.gen(function* () {
+          yield* readyProject("limited")
+          const answers = yield* Effect.forEach(
+            Array.from({ length: 15 }, (_, n) => n),
+            (n) => createWebhook("limited", { url: `https://hooks.example.com/${n}` }),
+            { concurrency: "unbounded" }
+          )
+          const created = answers.filter((answer) => answer.status === 201)
+          const refused = answers.filter((answer) => answer.status !== 201)
+          expect(created).toHaveLength(10)
+          expect(refused).toHaveLength(5)
+          for (const answer of refused) {
+            const error = yield* expectError(answer, 409, "limit_reached")
+            expect(error.message).toBe("limit reached: at most 10 webhooks per project")
+          }
+          const listed = (yield* json(yield* send(webhooksPath("limited")))) as {
+            readonly webhooks: ReadonlyArray<WebhookBody>
+          }
+          expect(listed.webhooks).toHaveLength(10)
+        })
+    )
+
+    describe("disabling and enabling", () => {
+      it.effect(
+        "a webhook disabled by failing says why, gets nothing more; PATCH enables it, and nothing else",
+        () =>
+          Effect.gen(function* () {
+            yield* readyProject("failing")
+            const hook = yield* expectCreated(
+              yield* createWebhook("failing", {
+                url: "https://hooks.example.com/failing",
+                events: ["domain.added"]
+              })
+            )
+            sent.length = 0
+            outcomes.splice(0, outcomes.length, { _tag: "Rejected", status: 410 })
+            expect(
+              (yield* send("/v1/projects/failing/domains", jsonPost({ hostname: "a.failing-hooks.com" })))
+                .status
+            ).toBe(201)
+            expect((yield* runDisablingRound).claimed).toBe(1)
+            const disabled = (yield* json(yield* send(webhookPath("failing", hook.id)))) as WebhookBody
+            expect(disabled).toMatchObject({ status: "disabled", disabledReason: "http_410" })
+            expect(Date.parse(disabled.disabledAt ?? "")).not.toBeNaN()
+            const listed = (yield* json(yield* send(webhooksPath("failing")))) as {
+              readonly webhooks: ReadonlyArray<WebhookBody>
+            }
+            expect(listed.webhooks.map((webhook) => webhook.status)).toEqual(["disabled"])
+            // Disabled: its pending delivery waits and a new event is owed nothing.
+            expect(
+              (yield* send("/v1/projects/failing/domains", jsonPost({ hostname: "b.failing-hooks.com" })))
+                .status
+            ).toBe(201)
+            expect((yield* runRound).claimed).toBe(0)
+            expect(sent).toHaveLength(1)
+
+            const patch = (body: unknown, as: Caller = "alice", id = hook.id) =>
+              send(webhookPath("failing", id), { ...jsonPost(body), method: "PATCH" }, as)
+            for (const [body, message] of [
+              [{ status: "disabled" }, "status: must be enabled (a webhook is disabled only by failing)"],
+              [{ status: "ENABLED" }, "status: must be enabled (a webhook is disabled only by failing)"],
+              [{ status: null }, "status: must be enabled (a webhook is disabled only by failing)"],
+              [{}, "status: is required"],
+              [{ url: "https://elsewhere.example.com/" }, "status: is required"]
+            ] as const) {
+              yield* expectInvalid(yield* patch(body), message)
+            }
+            yield* expectError(yield* patch({ status: "enabled" }, "bob"), 404, "not_found")
+            yield* expectError(
+              yield* patch({ status: "enabled" }, "alice", "wh_abcdefghijklmnopqrstuvwxyz"),
+              404,
+              "not_found"
+            )
+            expect(((yield* json(yield* send(webhookPath("failing", hook.id)))) as WebhookBody).status).toBe(
+              "disabled"
+            )
+
+            const enabled = yield* patch({ status: "enabled" })
+            expect(enabled.status).toBe(200)
+            const body = (yield* json(enabled)) as WebhookBody
+            expect(body).toEqual({ ...disabled, status: "enabled", disabledAt: null, disabledReason: null })
+            // Its pending delivery is retried; the event stored while it was disabled is not sent.
+            expect((yield* runRound).claimed).toBe(1)
+            expect((yield* runRound).claimed).toBe(0)
+            expect(sent.map((request) => JSON.parse(request.body).hostname)).toEqual([
+              "a.failing-hooks.com",
+              "a.failing-hooks.com"
+            ])
+            // Enabling an enabled webhook changes nothing.
+            expect(yield* json(yield* patch({ status: "enabled" }))).toEqual(body)
+          })
+      )
+
+      it.effect(
+        "rotate-secret answers the new secret once; deliveries are signed with both, then the new one",
+        () =>
+          Effect.gen(function* () {
+            yield* readyProject("rotating")
+            const hook = yield* expectCreated(
+              yield* createWebhook("rotating", {
+                url: "https://hooks.example.com/rotating",
+                events: ["domain.added"]
+              })
+            )
+            const rotatePath = `${webhookPath("rotating", hook.id)}/rotate-secret`
+            yield* expectError(yield* send(rotatePath, { method: "POST" }, "bob"), 404, "not_found")
+            const answer = yield* send(rotatePath, { method: "POST" })
+            expect(answer.status).toBe(200)
+            const rotated = (yield* json(answer)) as {
+              readonly secret: string
+              readonly previousSecretExpiresAt: string
+            }
+            expect(Object.keys(rotated).sort()).toEqual(["previousSecretExpiresAt", "secret"])
+            expect(rotated.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
+            expect(rotated.secret).not.toBe(hook.secret)
+            const expires = Date.parse(rotated.previousSecretExpiresAt) - Date.now()
+            expect(expires).toBeGreaterThan(24 * 3_600_000 - 60_000)
+            expect(expires).toBeLessThanOrEqual(24 * 3_600_000)
+            // Shown once: no other answer carries either secret.
+            for (const path of [webhooksPath("rotating"), webhookPath("rotating", hook.id)]) {
+              const text = yield* Effect.flatMap(send(path), (response) =>
+                Effect.promise(() => response.text())
+              )
+              expect(text).not.toContain(rotated.secret)
+              expect(text).not.toContain(hook.secret)
+            }
+            sent.length = 0
+            outcomes.length = 0
+            expect(
+              (yield* send(
+                "/v1/projects/rotating/domains",
+                jsonPost({ hostname: "docs.rotating-hooks.com" })
+              )).status
+            ).toBe(201)
+            expect((yield* runRound).claimed).toBe(1)
+            expect(sent.map((request) => request.secrets)).toEqual([[rotated.secret, hook.secret]])
           })
       )
     })

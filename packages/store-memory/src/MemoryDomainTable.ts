@@ -41,6 +41,8 @@ export interface StoredWebhook {
   readonly webhook: Webhook
   /** Insertion order, for listing. */
   readonly position: number
+  /** The lease on the webhook's lane: its one delivery in flight. */
+  readonly lane: Option.Option<CustomDomainLease>
 }
 
 export interface RecordedAttempt {
@@ -152,7 +154,10 @@ export const withEventsOf = (
   const deliveries = appended.reduce(
     (queued, event) =>
       listeners
-        .filter(({ webhook }) => webhook.events === null || webhook.events.includes(event.type))
+        .filter(
+          ({ webhook }) =>
+            webhook.status === "enabled" && (webhook.events === null || webhook.events.includes(event.type))
+        )
         .reduce((more, { webhook }) => {
           const delivery = new WebhookDelivery({
             webhookId: webhook.id,

@@ -3,15 +3,20 @@
  * share with events and webhooks (`MemoryDomainTable`). Every operation, a claim included, reads and
  * writes in one atomic `Ref` update, so concurrent claims never lease one delivery twice. Only the
  * earliest pending delivery of a webhook and hostname may be claimed: a later event of the hostname
- * waits, leased or not, until the earlier one is delivered or has failed for good. Results are stored,
- * and their attempts recorded, only while their lease is `holder`'s.
+ * waits, leased or not, until the earlier one is delivered or has failed for good. A claim takes one
+ * delivery per enabled webhook whose lane is free, and leases the lane with it. Results are stored,
+ * and their attempts recorded, only while their lease is `holder`'s; a webhook's health only where it
+ * is as the claim saw it.
  */
 import {
   type ClaimedDelivery,
   type CustomDomainLease,
   type DeliveryResult,
+  signingSecretsOf,
+  Webhook,
   type WebhookDeliveryKey,
-  WebhookDeliveryRepository
+  WebhookDeliveryRepository,
+  type WebhookId
 } from "@petstore/custom-domains"
 import { Effect, HashMap, Layer, Option, Order, Ref } from "effect"
 import {
@@ -35,13 +40,20 @@ const dueOrder: Order.Order<StoredDelivery> = Order.combine(
 const queueOf = (stored: StoredDelivery): string =>
   `${stored.delivery.webhookId}\n${stored.delivery.hostname}`
 
-const isLeasedAt = (stored: StoredDelivery, now: number): boolean =>
-  Option.exists(stored.lease, (lease) => lease.until.getTime() > now)
+const isLeasedAt = (lease: Option.Option<CustomDomainLease>, now: number): boolean =>
+  Option.exists(lease, (held) => held.until.getTime() > now)
 
-const heldBy = (stored: StoredDelivery, holder: string): boolean =>
-  Option.exists(stored.lease, (lease) => lease.holder === holder)
+const heldBy = (lease: Option.Option<CustomDomainLease>, holder: string): boolean =>
+  Option.exists(lease, (held) => held.holder === holder)
 
-/** The pending deliveries a worker may claim at `now`, oldest due first. */
+/** Whether the delivery's webhook is enabled and its lane free at `now`. */
+const laneIsFree = (current: DomainTable, webhookId: WebhookId, now: number): boolean =>
+  Option.exists(
+    HashMap.get(current.webhooks, webhookId),
+    ({ lane, webhook }) => webhook.status === "enabled" && !isLeasedAt(lane, now)
+  )
+
+/** The pending deliveries a worker may claim at `now`, oldest due first, one per webhook. */
 const claimable = (current: DomainTable, now: number): ReadonlyArray<StoredDelivery> => {
   const pending = [...HashMap.values(current.deliveries)].filter(
     ({ delivery }) => delivery.status === "pending"
@@ -52,18 +64,64 @@ const claimable = (current: DomainTable, now: number): ReadonlyArray<StoredDeliv
     const head = heads.get(queueOf(stored))
     if (head === undefined || eventNumber(stored) < head) heads.set(queueOf(stored), eventNumber(stored))
   }
-  return pending
+  const due = pending
     .filter(
       (stored) =>
         heads.get(queueOf(stored)) === eventNumber(stored) &&
         stored.delivery.nextAttemptAt.getTime() <= now &&
-        !isLeasedAt(stored, now)
+        !isLeasedAt(stored.lease, now) &&
+        laneIsFree(current, stored.delivery.webhookId, now)
     )
     .sort(dueOrder)
+  // Each lane's oldest due delivery, the lanes in the order of those.
+  const lanes = new Set<WebhookId>()
+  return due.filter((stored) => {
+    if (lanes.has(stored.delivery.webhookId)) return false
+    lanes.add(stored.delivery.webhookId)
+    return true
+  })
 }
 
+/** `table` with the lane of `webhookId` leased, or given back (`lease` none) where `holder` held it. */
+const withLane = (
+  current: DomainTable,
+  webhookId: WebhookId,
+  lease: Option.Option<CustomDomainLease>,
+  holder?: string
+): DomainTable => ({
+  ...current,
+  webhooks: HashMap.modify(current.webhooks, webhookId, (stored) =>
+    holder === undefined || heldBy(stored.lane, holder) ? { ...stored, lane: lease } : stored
+  )
+})
+
+/** `table` with the webhook's health after a result, where it is enabled and as the claim saw it. */
+const withHealth = (current: DomainTable, result: DeliveryResult): DomainTable => ({
+  ...current,
+  webhooks: HashMap.modify(current.webhooks, result.delivery.webhookId, (stored) => {
+    const { webhook } = stored
+    const expected = result.health.expectedFailingSince?.getTime() ?? null
+    if (webhook.status !== "enabled" || (webhook.failingSince?.getTime() ?? null) !== expected) return stored
+    const { disabled, failingSince } = result.health
+    return {
+      ...stored,
+      webhook: new Webhook({
+        ...webhook,
+        failingSince,
+        ...(disabled === null
+          ? {}
+          : { status: "disabled", disabledAt: disabled.at, disabledReason: disabled.reason })
+      })
+    }
+  })
+})
+
 /** A delivery with its event and its webhook, as they are in the table (none if either is gone). */
-const withEventAndWebhook = (current: DomainTable, stored: StoredDelivery): Option.Option<ClaimedDelivery> =>
+const withEventAndWebhook = (
+  current: DomainTable,
+  stored: StoredDelivery,
+  now: Date
+): Option.Option<ClaimedDelivery> =>
   Option.flatMap(HashMap.get(current.webhooks, stored.delivery.webhookId), ({ webhook }) =>
     Option.map(
       Option.fromNullishOr(
@@ -73,7 +131,8 @@ const withEventAndWebhook = (current: DomainTable, stored: StoredDelivery): Opti
         delivery: stored.delivery,
         event,
         url: webhook.url,
-        secret: webhook.secret
+        secrets: signingSecretsOf(webhook, now),
+        failingSince: webhook.failingSince
       })
     )
   )
@@ -85,14 +144,17 @@ export const make: Effect.Effect<WebhookDeliveryRepository["Service"], never, Me
       claimDue: (now: Date, limit: number, lease: CustomDomainLease) =>
         Ref.modify(table, (current): [ReadonlyArray<ClaimedDelivery>, DomainTable] => {
           const claimed = claimable(current, now.getTime()).slice(0, Math.max(0, Math.floor(limit)))
-          const deliveries = claimed.reduce(
-            (leased, stored) =>
-              HashMap.set(leased, deliveryKeyOf(stored.delivery), { ...stored, lease: Option.some(lease) }),
-            current.deliveries
-          )
+          let next = current
+          for (const stored of claimed) {
+            const deliveries = HashMap.set(next.deliveries, deliveryKeyOf(stored.delivery), {
+              ...stored,
+              lease: Option.some(lease)
+            })
+            next = withLane({ ...next, deliveries }, stored.delivery.webhookId, Option.some(lease))
+          }
           return [
-            claimed.flatMap((stored) => Option.toArray(withEventAndWebhook(current, stored))),
-            { ...current, deliveries }
+            claimed.flatMap((stored) => Option.toArray(withEventAndWebhook(current, stored, now))),
+            next
           ]
         }),
       complete: (results: ReadonlyArray<DeliveryResult>, holder: string) =>
@@ -103,10 +165,11 @@ export const make: Effect.Effect<WebhookDeliveryRepository["Service"], never, Me
           ]
           const stored: Array<WebhookDeliveryKey> = []
           let next = current
-          for (const { attempt, delivery } of latest) {
+          for (const result of latest) {
+            const { attempt, delivery } = result
             const key = deliveryKeyOf(delivery)
             const found = HashMap.get(next.deliveries, key)
-            if (Option.isNone(found) || !heldBy(found.value, holder)) continue
+            if (Option.isNone(found) || !heldBy(found.value.lease, holder)) continue
             next = {
               ...next,
               nextAttemptPosition: next.nextAttemptPosition + 1,
@@ -116,17 +179,25 @@ export const make: Effect.Effect<WebhookDeliveryRepository["Service"], never, Me
                 attempts: [...found.value.attempts, { attempt, position: next.nextAttemptPosition }]
               })
             }
+            next = withLane(withHealth(next, result), delivery.webhookId, Option.none(), holder)
             stored.push({ webhookId: delivery.webhookId, eventId: delivery.eventId })
           }
           return [stored, next]
         }),
       releaseLease: (key, holder) =>
-        Ref.update(table, (current) => ({
-          ...current,
-          deliveries: HashMap.modify(current.deliveries, deliveryKeyOf(key), (stored) =>
-            heldBy(stored, holder) ? { ...stored, lease: Option.none() } : stored
+        Ref.update(table, (current) =>
+          withLane(
+            {
+              ...current,
+              deliveries: HashMap.modify(current.deliveries, deliveryKeyOf(key), (stored) =>
+                heldBy(stored.lease, holder) ? { ...stored, lease: Option.none() } : stored
+              )
+            },
+            key.webhookId,
+            Option.none(),
+            holder
           )
-        }))
+        )
     })
   }
 )

@@ -1,13 +1,18 @@
 /**
  * WebhookRepository in memory: webhooks on the table the domain repository appends events to
  * (`MemoryDomainTable`), so that an event is owed to exactly the webhooks stored before it. A new
- * webhook's id and secret are made from `node:crypto`, spelt by the domain. Removing a webhook removes
+ * webhook's id and secret are made from `node:crypto`, spelt by the domain; it is counted against its
+ * project's limit in the same atomic update that adds it. Removing a webhook removes
  * its deliveries, and the attempts recorded at them, in the same update.
  */
 import { randomBytes } from "node:crypto"
 import {
+  enabledWebhook,
+  type LimitReached,
+  limitReached,
   newWebhook,
   type ProjectId,
+  rotatedWebhook,
   type Webhook,
   type WebhookId,
   WebhookRepository
@@ -41,22 +46,44 @@ export const make: Effect.Effect<WebhookRepository["Service"], never, MemoryDoma
     ): Option.Option<StoredWebhook> =>
       Option.filter(HashMap.get(current.webhooks, id), (stored) => stored.webhook.projectId === projectId)
 
+    /** The project's webhook changed by `change` (the store's own random bytes at hand), in one update. */
+    const changeIn = (projectId: ProjectId, id: WebhookId, change: (webhook: Webhook) => Webhook) =>
+      Ref.modify(table, (current): [Option.Option<Webhook>, DomainTable] =>
+        Option.match(findIn(current, projectId, id), {
+          onNone: () => [Option.none(), current],
+          onSome: (stored) => {
+            const webhook = change(stored.webhook)
+            return [
+              Option.some(webhook),
+              { ...current, webhooks: HashMap.set(current.webhooks, id, { ...stored, webhook }) }
+            ]
+          }
+        })
+      )
+
     return WebhookRepository.of({
-      insert: ({ events, projectId, url }, now) =>
+      insert: ({ events, projectId, url }, now, maxPerProject) =>
         Effect.flatMap(
           Effect.sync(() => newWebhook({ projectId, url, events }, now, randomBytes)),
           (webhook) =>
-            Ref.modify(table, (current): [Webhook, DomainTable] => [
-              webhook,
-              {
-                ...current,
-                nextWebhookPosition: current.nextWebhookPosition + 1,
-                webhooks: HashMap.set(current.webhooks, webhook.id, {
-                  webhook,
-                  position: current.nextWebhookPosition
-                })
-              }
-            ])
+            Effect.flatten(
+              Ref.modify(table, (current): [Effect.Effect<Webhook, LimitReached>, DomainTable] =>
+                webhooksOf(current, projectId).length >= maxPerProject
+                  ? [Effect.fail(limitReached("webhooksPerProject", maxPerProject)), current]
+                  : [
+                      Effect.succeed(webhook),
+                      {
+                        ...current,
+                        nextWebhookPosition: current.nextWebhookPosition + 1,
+                        webhooks: HashMap.set(current.webhooks, webhook.id, {
+                          webhook,
+                          position: current.nextWebhookPosition,
+                          lane: Option.none()
+                        })
+                      }
+                    ]
+              )
+            )
         ),
       listByProject: (projectId) =>
         Effect.map(Ref.get(table), (current) =>
@@ -66,6 +93,9 @@ export const make: Effect.Effect<WebhookRepository["Service"], never, MemoryDoma
         Effect.map(Ref.get(table), (current) =>
           Option.map(findIn(current, projectId, id), (stored) => stored.webhook)
         ),
+      enable: (projectId, id) => changeIn(projectId, id, enabledWebhook),
+      rotateSecret: (projectId, id, now) =>
+        changeIn(projectId, id, (webhook) => rotatedWebhook(webhook, now, randomBytes)),
       remove: (projectId, id) =>
         Ref.modify(table, (current): [boolean, DomainTable] =>
           Option.isNone(findIn(current, projectId, id))

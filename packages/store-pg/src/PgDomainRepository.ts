@@ -232,8 +232,8 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
      * projects in one order, before any id is), and a project's writers commit in the order of their
      * ids; the deliveries of a webhook and hostname become visible in that order too.
      *
-     * Each appended event is queued for every webhook of its project that listens to its type
-     * (`events` null: every type), due when it occurred. The webhooks are looked up per appended row, so
+     * Each appended event is queued for every enabled webhook of its project that listens to its type
+     * (`events` null: every type), due when it occurred; a disabled one gets no new deliveries. The webhooks are looked up per appended row, so
      * after the project's lock is held, and locked as the deliveries' reference to them would
      * (`for key share`): one removed meanwhile is skipped instead of failing the write with a
      * reference to nothing. A webhook gets the events of the statements that start after it is stored.
@@ -265,7 +265,7 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
           select webhook.id, appended.id, appended.hostname, 0, null, appended.occurred_at, 'pending'
           from appended cross join lateral (
             select id from webhooks
-            where webhooks.project_id = appended.project_id
+            where webhooks.project_id = appended.project_id and webhooks.status = 'enabled'
               and (webhooks.events is null or appended.type = any(webhooks.events))
             for key share) as webhook)`
 

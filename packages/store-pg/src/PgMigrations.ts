@@ -4,10 +4,11 @@
  * or a bundle, and no platform service (FileSystem, Path, `pg_dump`) is needed.
  *
  * Pending migrations run in one transaction under an exclusive lock on the migrations table; only
- * ids above the latest applied one run, so running again is a no-op.
+ * ids above the latest applied one run, so running again is a no-op. Some encrypt what they find
+ * (0014, webhook secrets), so the record is made with the `PrivateKeyCipher`.
  */
 import type { StorageError } from "@petstore/kernel"
-import { type Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { Migrator, type SqlClient } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"
 import pets from "./migrations/0001_pets.js"
@@ -23,9 +24,11 @@ import domainEvents from "./migrations/0010_domain_events.js"
 import webhooks from "./migrations/0011_webhooks.js"
 import projectsByAccount from "./migrations/0012_projects_by_account.js"
 import conditionalWrites from "./migrations/0013_conditional_writes.js"
+import webhookSafety from "./migrations/0014_webhook_safety.js"
+import { PrivateKeyCipher } from "./PrivateKeyCipher.js"
 
 /** Keys are `<id>_<name>`; ids must only grow. */
-export const migrations = {
+export const migrations = (cipher: PrivateKeyCipher["Service"]) => ({
   "0001_pets": pets,
   "0002_api_keys": apiKeys,
   "0003_idempotency_keys": idempotencyKeys,
@@ -38,8 +41,9 @@ export const migrations = {
   "0010_domain_events": domainEvents,
   "0011_webhooks": webhooks,
   "0012_projects_by_account": projectsByAccount,
-  "0013_conditional_writes": conditionalWrites
-}
+  "0013_conditional_writes": conditionalWrites,
+  "0014_webhook_safety": webhookSafety(cipher)
+})
 
 /** Where applied migrations are recorded. */
 export const migrationsTable = "petstore_migrations"
@@ -50,10 +54,11 @@ const migrator = Migrator.make({})
 export const run: Effect.Effect<
   ReadonlyArray<readonly [id: number, name: string]>,
   StorageError,
-  SqlClient.SqlClient
-> = migrator({ loader: Migrator.fromRecord(migrations), table: migrationsTable }).pipe(
-  storageOperation("PgMigrations.run")
-)
+  SqlClient.SqlClient | PrivateKeyCipher
+> = Effect.flatMap(PrivateKeyCipher, (cipher) =>
+  migrator({ loader: Migrator.fromRecord(migrations(cipher)), table: migrationsTable })
+).pipe(storageOperation("PgMigrations.run"))
 
 /** Runs the migrations when the layer is built: provide it before the repositories are used. */
-export const layer: Layer.Layer<never, StorageError, SqlClient.SqlClient> = Layer.effectDiscard(run)
+export const layer: Layer.Layer<never, StorageError, SqlClient.SqlClient | PrivateKeyCipher> =
+  Layer.effectDiscard(run)

@@ -3,8 +3,9 @@
  *
  * Run `PgMigrations.layer` before the repositories are used, e.g.
  * `PgStore.layer.pipe(Layer.provide(PgMigrations.layer), Layer.provide(PgStore.clientLayer({ url })))`.
- * The certificate stores are a layer of their own (`certificatesLayer`), since keeping private keys
- * needs a `PrivateKeyCipher` (the secret) besides the client.
+ * Every layer needs a `PrivateKeyCipher` (the secret) besides the client: it encrypts certificates'
+ * private keys (`certificatesLayer`) and webhooks' secrets (`layer`), and the migrations that encrypt
+ * what was stored before.
  *
  * API keys are kept in memory once found (`PgApiKeyRepository.layerCached`), dropped as soon as
  * they change: on a server, by listening for the changes other processes make (a connection of its
@@ -66,7 +67,7 @@ export const layer: Layer.Layer<
   | StorageHealth
   | ServingChanges,
   never,
-  SqlClient.SqlClient | PgClient.PgClient
+  SqlClient.SqlClient | PgClient.PgClient | PrivateKeyCipher
 > = Layer.mergeAll(
   PgPetRepository.layer,
   PgIdempotencyRepository.layer,

@@ -2,33 +2,41 @@
  * WebhookDeliveryRepository on PostgreSQL: the queue `webhook_deliveries`, which the domain repository
  * fills in the statement that appends each event (`PgDomainRepository`'s outbox).
  *
- * Claiming is one statement, as for domain checks: select the due, unleased pending rows oldest first
- * `for update skip locked`, and lease them in the same update, so concurrent workers skip each other's
- * rows and never lease one delivery twice. Only the earliest pending delivery of a webhook and hostname
- * may be claimed (the partial index `webhook_deliveries_order` finds an earlier one): a later event of
- * the hostname waits, leased or not, until the earlier one is delivered or has failed for good. A
- * project's events, and so its deliveries, become visible in id order, so a claim never sees a later
- * delivery without the earlier ones. Each claimed delivery comes with its event and its webhook's URL
- * and secret, decoded as the domain's.
+ * Claiming is one statement: lock the lanes, the rows of enabled webhooks whose lane lease is free
+ * and that have a due delivery, oldest due first, `for update skip locked` (concurrent workers skip
+ * each other's webhooks), lease each lane in `webhooks` itself, and lease each lane's oldest due
+ * delivery. The lane lease is a column of the locked row, so a worker that waited on the row sees it
+ * taken when it rechecks the row (PostgreSQL re-evaluates the locked row's own columns, not a
+ * subquery's snapshot): at most one delivery per webhook is ever leased. Only the earliest pending
+ * delivery of a webhook and hostname may be claimed (the partial index `webhook_deliveries_order` finds
+ * an earlier one): a later event of the hostname waits, leased or not, until the earlier one is
+ * delivered or has failed for good. A project's events, and so its deliveries, become visible in id
+ * order, so a claim never sees a later delivery without the earlier ones. Each claimed delivery comes
+ * with its event, its webhook's URL and secrets (opened), decoded as the domain's.
  *
- * Completing stores the delivery and records its attempt in one statement, only where `holder` still
- * holds the lease: a result whose lease was lost (taken over, the webhook removed) records nothing.
+ * Completing stores the delivery, records its attempt, ends both leases and writes the webhook's
+ * health, in one statement, only where `holder` still holds the delivery's lease (the health: also
+ * only where the webhook is enabled and its `failing_since` is what the claim saw): a result whose lease
+ * was lost (taken over, the webhook removed) records nothing.
  */
 import {
+  type ClaimedDelivery as ClaimedDeliveryType,
   CustomDomainResource,
   DeliveryAttempt,
   DomainEvent,
   DomainEventId,
   DomainEventType,
+  signingSecretsOf,
   WebhookDelivery,
   WebhookDeliveryRepository,
   WebhookDeliveryStatus,
-  WebhookId,
-  WebhookSecret
+  WebhookId
 } from "@petstore/custom-domains"
 import { Effect, Layer, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"
+import { WebhookRow, webhookColumns, webhookOfRow } from "./PgWebhookRepository.js"
+import { PrivateKeyCipher } from "./PrivateKeyCipher.js"
 
 /** A claimed delivery's row as selected below: its event's and webhook's columns beside its own. */
 const ClaimedRow = Schema.Struct({
@@ -38,22 +46,15 @@ const ClaimedRow = Schema.Struct({
   attempts: Schema.Int,
   firstAttemptAt: Schema.NullOr(Schema.Date),
   nextAttemptAt: Schema.Date,
-  status: WebhookDeliveryStatus,
+  deliveryStatus: WebhookDeliveryStatus,
   type: DomainEventType,
   occurredAt: Schema.Date,
   projectId: Schema.String,
-  data: Schema.toEncoded(CustomDomainResource),
-  url: Schema.String,
-  secret: Schema.String
+  data: Schema.toEncoded(CustomDomainResource)
 })
 type ClaimedRow = typeof ClaimedRow.Type
 
-const ClaimedDelivery = Schema.Struct({
-  delivery: WebhookDelivery,
-  event: DomainEvent,
-  url: Schema.String,
-  secret: WebhookSecret
-})
+const ClaimedDelivery = Schema.Struct({ delivery: WebhookDelivery, event: DomainEvent })
 
 const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString())
 const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso))
@@ -71,7 +72,7 @@ const ClaimedDeliveryFromRow = ClaimedRow.pipe(
           attempts: row.attempts,
           firstAttemptAt: isoOrNull(row.firstAttemptAt),
           nextAttemptAt: row.nextAttemptAt.toISOString(),
-          status: row.status
+          status: row.deliveryStatus
         },
         event: {
           id: row.eventId,
@@ -80,24 +81,20 @@ const ClaimedDeliveryFromRow = ClaimedRow.pipe(
           projectId: row.projectId,
           hostname: row.hostname,
           data: row.data
-        },
-        url: row.url,
-        secret: row.secret
+        }
       }),
-      encode: ({ delivery, event, secret, url }): ClaimedRow => ({
+      encode: ({ delivery, event }): ClaimedRow => ({
         webhookId: delivery.webhookId,
         eventId: delivery.eventId,
         hostname: delivery.hostname,
         attempts: delivery.attempts,
         firstAttemptAt: dateOrNull(delivery.firstAttemptAt),
         nextAttemptAt: new Date(delivery.nextAttemptAt),
-        status: delivery.status,
+        deliveryStatus: delivery.status,
         type: event.type,
         occurredAt: new Date(event.occurredAt),
         projectId: event.projectId,
-        data: event.data,
-        url,
-        secret
+        data: event.data
       })
     })
   )
@@ -107,73 +104,110 @@ const DeliveryKey = Schema.Struct({ webhookId: WebhookId, eventId: DomainEventId
 
 const Lease = Schema.Struct({ holder: Schema.String, until: Schema.Date })
 
-const DeliveryResult = Schema.Struct({ delivery: WebhookDelivery, attempt: DeliveryAttempt })
+const HealthChange = Schema.Struct({
+  expectedFailingSince: Schema.NullOr(Schema.Date),
+  failingSince: Schema.NullOr(Schema.Date),
+  disabled: Schema.NullOr(Schema.Struct({ at: Schema.Date, reason: Schema.String }))
+})
+
+const DeliveryResult = Schema.Struct({
+  delivery: WebhookDelivery,
+  attempt: DeliveryAttempt,
+  health: HealthChange
+})
 
 // Neither an id has a line break, so the pair's text names one delivery alone.
 const keyText = (key: typeof DeliveryKey.Type): string => `${key.webhookId}\n${key.eventId}`
 
-export const make: Effect.Effect<WebhookDeliveryRepository["Service"], never, SqlClient.SqlClient> =
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
+export const make: Effect.Effect<
+  WebhookDeliveryRepository["Service"],
+  never,
+  SqlClient.SqlClient | PrivateKeyCipher
+> = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const cipher = yield* PrivateKeyCipher
 
-    const claimDue = SqlSchema.findAll({
-      Request: Schema.Struct({ now: Schema.Date, limit: Schema.Int, lease: Lease }),
-      Result: ClaimedDeliveryFromRow,
-      execute: ({ lease, limit, now }) => sql`
-        with leased as (
+  const claimDue = SqlSchema.findAll({
+    Request: Schema.Struct({ now: Schema.Date, limit: Schema.Int, lease: Lease }),
+    Result: Schema.Struct({ ...ClaimedRow.fields, ...WebhookRow.fields }),
+    execute: ({ lease, limit, now }) => sql`
+        with due as (
+          select d.webhook_id, d.event_id, d.next_attempt_at from webhook_deliveries as d
+          where d.status = 'pending' and d.next_attempt_at <= ${now}
+            and (d.lease_until is null or d.lease_until <= ${now})
+            and not exists (
+              select 1 from webhook_deliveries as earlier
+              where earlier.webhook_id = d.webhook_id and earlier.hostname = d.hostname
+                and earlier.status = 'pending' and earlier.event_id < d.event_id)),
+        lanes as (
+          select lane.id from webhooks as lane
+          where lane.status = 'enabled' and (lane.lane_until is null or lane.lane_until <= ${now})
+            and lane.id in (select webhook_id from due)
+          order by (select min(due.next_attempt_at) from due where due.webhook_id = lane.id), lane.id
+          limit ${limit}
+          for update of lane skip locked),
+        leased_lanes as (
+          update webhooks set lane_holder = ${lease.holder}, lane_until = ${lease.until}
+          from lanes where webhooks.id = lanes.id
+          returning webhooks.id),
+        picked as (
+          select (select due.event_id from due where due.webhook_id = leased_lanes.id
+              order by due.next_attempt_at, due.event_id limit 1) as event_id,
+            leased_lanes.id as webhook_id
+          from leased_lanes),
+        leased as (
           update webhook_deliveries set lease_holder = ${lease.holder}, lease_until = ${lease.until}
-          where (webhook_id, event_id) in (
-            select due.webhook_id, due.event_id from webhook_deliveries as due
-            where due.status = 'pending' and due.next_attempt_at <= ${now}
-              and (due.lease_until is null or due.lease_until <= ${now})
-              and not exists (
-                select 1 from webhook_deliveries as earlier
-                where earlier.webhook_id = due.webhook_id and earlier.hostname = due.hostname
-                  and earlier.status = 'pending' and earlier.event_id < due.event_id)
-            order by due.next_attempt_at, due.event_id
-            limit ${limit}
-            for update of due skip locked)
-          returning webhook_id, event_id, hostname, attempts, first_attempt_at, next_attempt_at, status)
-        select leased.webhook_id as "webhookId", leased.event_id::text as "eventId", leased.hostname,
-          leased.attempts, leased.first_attempt_at as "firstAttemptAt",
-          leased.next_attempt_at as "nextAttemptAt", leased.status, event.type,
-          event.occurred_at as "occurredAt", event.project_id as "projectId", event.data, webhook.url,
-          webhook.secret
+          from picked
+          where webhook_deliveries.webhook_id = picked.webhook_id
+            and webhook_deliveries.event_id = picked.event_id
+          returning webhook_deliveries.webhook_id, webhook_deliveries.event_id, webhook_deliveries.hostname,
+            webhook_deliveries.attempts, webhook_deliveries.first_attempt_at,
+            webhook_deliveries.next_attempt_at, webhook_deliveries.status)
+        select ${webhookColumns(sql, "webhook")}, leased.webhook_id as "webhookId",
+          leased.event_id::text as "eventId", leased.hostname, leased.attempts,
+          leased.first_attempt_at as "firstAttemptAt", leased.next_attempt_at as "nextAttemptAt",
+          leased.status as "deliveryStatus", event.type, event.occurred_at as "occurredAt", event.data
         from leased
           join domain_events as event on event.id = leased.event_id
           join webhooks as webhook on webhook.id = leased.webhook_id
         order by leased.next_attempt_at, leased.event_id`
-    })
+  })
 
-    /**
-     * Stores each delivery and ends its lease where `holder` holds it, and records the attempts of
-     * those stored, in one statement (in the order given); the keys of those stored come back.
-     */
-    const complete = SqlSchema.findAll({
-      Request: Schema.Struct({ results: Schema.Array(DeliveryResult), holder: Schema.String }),
-      Result: DeliveryKey,
-      execute: ({ holder, results }) => {
-        const rows = results.map(({ attempt, delivery }) => ({
-          webhookId: delivery.webhookId,
-          eventId: delivery.eventId,
-          attempts: delivery.attempts,
-          firstAttemptAt: delivery.firstAttemptAt,
-          nextAttemptAt: delivery.nextAttemptAt,
-          status: delivery.status,
-          attempt: attempt.attempt,
-          attemptStatus: attempt.status,
-          httpStatus: attempt.httpStatus,
-          error: attempt.error,
-          at: attempt.at
-        }))
-        return sql`
+  /**
+   * Stores each delivery and ends its lease where `holder` holds it, and records the attempts of
+   * those stored, in one statement (in the order given); the keys of those stored come back.
+   */
+  const complete = SqlSchema.findAll({
+    Request: Schema.Struct({ results: Schema.Array(DeliveryResult), holder: Schema.String }),
+    Result: DeliveryKey,
+    execute: ({ holder, results }) => {
+      const rows = results.map(({ attempt, delivery, health }) => ({
+        webhookId: delivery.webhookId,
+        eventId: delivery.eventId,
+        attempts: delivery.attempts,
+        firstAttemptAt: delivery.firstAttemptAt,
+        nextAttemptAt: delivery.nextAttemptAt,
+        status: delivery.status,
+        attempt: attempt.attempt,
+        attemptStatus: attempt.status,
+        httpStatus: attempt.httpStatus,
+        error: attempt.error,
+        at: attempt.at,
+        expectedFailingSince: health.expectedFailingSince,
+        failingSince: health.failingSince,
+        disabledAt: health.disabled?.at ?? null,
+        disabledReason: health.disabled?.reason ?? null
+      }))
+      return sql`
           with result as (
             select * from rows from (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as (
                 "webhookId" text, "eventId" bigint, attempts integer, "firstAttemptAt" timestamptz,
                 "nextAttemptAt" timestamptz, status text, attempt integer, "attemptStatus" text,
-                "httpStatus" integer, error text, at timestamptz))
+                "httpStatus" integer, error text, at timestamptz, "expectedFailingSince" timestamptz,
+                "failingSince" timestamptz, "disabledAt" timestamptz, "disabledReason" text))
               with ordinality as result("webhookId", "eventId", attempts, "firstAttemptAt",
-                "nextAttemptAt", status, attempt, "attemptStatus", "httpStatus", error, at, n)),
+                "nextAttemptAt", status, attempt, "attemptStatus", "httpStatus", error, at,
+                "expectedFailingSince", "failingSince", "disabledAt", "disabledReason", n)),
           stored as (
             update webhook_deliveries as delivery set
               attempts = result.attempts, first_attempt_at = result."firstAttemptAt",
@@ -189,41 +223,102 @@ export const make: Effect.Effect<WebhookDeliveryRepository["Service"], never, Sq
               result."httpStatus", result.error, result.at
             from result
               join stored on stored.webhook_id = result."webhookId" and stored.event_id = result."eventId"
-            order by result.n)
+            order by result.n),
+          health as (
+            select result."webhookId", result."failingSince", result."disabledAt", result."disabledReason",
+              webhook.status = 'enabled'
+                and webhook.failing_since is not distinct from result."expectedFailingSince" as applies
+            from result
+              join stored on stored.webhook_id = result."webhookId" and stored.event_id = result."eventId"
+              join webhooks as webhook on webhook.id = result."webhookId"),
+          lane as (
+            update webhooks as webhook set
+              lane_holder = case when webhook.lane_holder = ${holder} then null else webhook.lane_holder end,
+              lane_until = case when webhook.lane_holder = ${holder} then null else webhook.lane_until end,
+              failing_since = case when health.applies then health."failingSince" else webhook.failing_since end,
+              status = case when health.applies and health."disabledAt" is not null then 'disabled'
+                else webhook.status end,
+              disabled_at = case when health.applies and health."disabledAt" is not null
+                then health."disabledAt" else webhook.disabled_at end,
+              disabled_reason = case when health.applies and health."disabledAt" is not null
+                then health."disabledReason" else webhook.disabled_reason end
+            from health
+            where webhook.id = health."webhookId")
           select stored.webhook_id as "webhookId", stored.event_id::text as "eventId"
           from stored join result
             on stored.webhook_id = result."webhookId" and stored.event_id = result."eventId"
           order by result.n`
-      }
-    })
-
-    const releaseLease = SqlSchema.void({
-      Request: Schema.Struct({ ...DeliveryKey.fields, holder: Schema.String }),
-      execute: ({ eventId, holder, webhookId }) => sql`
-        update webhook_deliveries set lease_holder = null, lease_until = null
-        where webhook_id = ${webhookId} and event_id = ${eventId}::bigint and lease_holder = ${holder}`
-    })
-
-    return WebhookDeliveryRepository.of({
-      claimDue: (now, limit, lease) =>
-        claimDue({ now, limit: Math.max(0, Math.floor(limit)), lease }).pipe(
-          storageOperation("WebhookDeliveryRepository.claimDue")
-        ),
-      complete: (results, holder) => {
-        // The last result for a delivery is the one stored, should a round carry two.
-        const latest = [...new Map(results.map((result) => [keyText(result.delivery), result])).values()]
-        return (latest.length === 0 ? Effect.succeed([]) : complete({ results: latest, holder })).pipe(
-          storageOperation("WebhookDeliveryRepository.complete")
-        )
-      },
-      releaseLease: ({ eventId, webhookId }, holder) =>
-        releaseLease({ webhookId, eventId, holder }).pipe(
-          storageOperation("WebhookDeliveryRepository.releaseLease")
-        )
-    })
+    }
   })
 
-export const layer: Layer.Layer<WebhookDeliveryRepository, never, SqlClient.SqlClient> = Layer.effect(
-  WebhookDeliveryRepository,
-  make
-)
+  const releaseLease = SqlSchema.void({
+    Request: Schema.Struct({ ...DeliveryKey.fields, holder: Schema.String }),
+    execute: ({ eventId, holder, webhookId }) => sql`
+        with released as (
+          update webhook_deliveries set lease_holder = null, lease_until = null
+          where webhook_id = ${webhookId} and event_id = ${eventId}::bigint and lease_holder = ${holder})
+        update webhooks set lane_holder = null, lane_until = null
+        where id = ${webhookId} and lane_holder = ${holder}`
+  })
+
+  const decodeClaimed = Schema.decodeUnknownEffect(ClaimedDeliveryFromRow)
+  const decodeKey = Schema.decodeUnknownEffect(DeliveryKey)
+
+  return WebhookDeliveryRepository.of({
+    claimDue: (now, limit, lease) =>
+      claimDue({ now, limit: Math.max(0, Math.floor(limit)), lease }).pipe(
+        Effect.flatMap((rows) =>
+          Effect.forEach(rows, (row) =>
+            Effect.gen(function* () {
+              const { delivery, event } = yield* decodeClaimed(row)
+              const webhook = yield* webhookOfRow(cipher, row)
+              return [
+                {
+                  delivery,
+                  event,
+                  url: webhook.url,
+                  secrets: signingSecretsOf(webhook, now),
+                  failingSince: webhook.failingSince
+                } satisfies ClaimedDeliveryType
+              ]
+            }).pipe(
+              // A row that cannot be read (a secret sealed with another key, a corrupt row) must not
+              // hold the other lanes of the claim: its lease is given back and the others are sent.
+              Effect.catch((error) =>
+                Effect.as(
+                  Effect.andThen(
+                    Effect.logWarning(
+                      `the claimed delivery to webhook ${row.webhookId} cannot be read`,
+                      error
+                    ),
+                    Effect.ignore(
+                      Effect.flatMap(decodeKey({ webhookId: row.webhookId, eventId: row.eventId }), (key) =>
+                        releaseLease({ ...key, holder: lease.holder })
+                      )
+                    )
+                  ),
+                  []
+                )
+              )
+            )
+          )
+        ),
+        Effect.map((claimed) => claimed.flat()),
+        storageOperation("WebhookDeliveryRepository.claimDue")
+      ),
+    complete: (results, holder) => {
+      // The last result for a delivery is the one stored, should a round carry two.
+      const latest = [...new Map(results.map((result) => [keyText(result.delivery), result])).values()]
+      return (latest.length === 0 ? Effect.succeed([]) : complete({ results: latest, holder })).pipe(
+        storageOperation("WebhookDeliveryRepository.complete")
+      )
+    },
+    releaseLease: ({ eventId, webhookId }, holder) =>
+      releaseLease({ webhookId, eventId, holder }).pipe(
+        storageOperation("WebhookDeliveryRepository.releaseLease")
+      )
+  })
+})
+
+export const layer: Layer.Layer<WebhookDeliveryRepository, never, SqlClient.SqlClient | PrivateKeyCipher> =
+  Layer.effect(WebhookDeliveryRepository, make)

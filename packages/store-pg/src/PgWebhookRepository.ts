@@ -6,44 +6,89 @@
  * references cascade), so a worker's late result for one finds nothing to store.
  *
  * `events` is a `text[]` column, read back as jsonb, so that the server and the embedded PGlite hand
- * over the same array; every row is decoded into a `Webhook` or a `DeliveryAttempt` again.
+ * over the same array; every row is decoded into a `Webhook` or a `DeliveryAttempt` again. Secrets are
+ * stored encrypted (`internal/webhookSecrets`), opened as a row is read: no statement, and so no WAL
+ * record, ever carries one in plain text. A rotation reads the webhook under a row lock and writes
+ * both secrets in the same transaction. An insert counts the project's webhooks and adds its own in
+ * one transaction under an advisory lock of the project's, taken first, as projects are counted per
+ * account: two creations at the limit are counted one after the other.
  */
 import { randomBytes } from "node:crypto"
 import {
   DeliveryAttempt,
   DeliveryAttemptStatus,
+  enabledWebhook,
+  limitReached,
   newWebhook,
   ProjectId,
+  rotatedWebhook,
   Webhook,
   WebhookEvents,
   WebhookId,
   WebhookRepository
 } from "@petstore/custom-domains"
-import { Effect, Layer, Schema, SchemaTransformation } from "effect"
+import { Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"
+import * as WebhookSecrets from "./internal/webhookSecrets.js"
+import { PrivateKeyCipher } from "./PrivateKeyCipher.js"
 
-/** A `webhooks` row as selected below: `events` as jsonb (parsed), the time as a `Date`. */
-const WebhookRow = Schema.Struct({
+/** A `webhooks` row as selected below: `events` as jsonb (parsed), times as `Date`s, secrets sealed. */
+export const WebhookRow = Schema.Struct({
   id: Schema.String,
   projectId: Schema.String,
   url: Schema.String,
   events: Schema.toEncoded(WebhookEvents),
+  status: Schema.String,
+  disabledAt: Schema.NullOr(Schema.Date),
+  disabledReason: Schema.NullOr(Schema.String),
   secret: Schema.String,
+  previousSecret: Schema.NullOr(Schema.String),
+  previousSecretUntil: Schema.NullOr(Schema.Date),
+  failingSince: Schema.NullOr(Schema.Date),
   createdAt: Schema.Date
 })
-type WebhookRow = typeof WebhookRow.Type
+export type WebhookRow = typeof WebhookRow.Type
 
-/** A row decoded into a `Webhook` (every field checked again), and a webhook encoded into a row. */
-const WebhookFromRow = WebhookRow.pipe(
-  Schema.decodeTo(
-    Webhook,
-    SchemaTransformation.transform({
-      decode: (row) => ({ ...row, createdAt: row.createdAt.toISOString() }),
-      encode: (webhook): WebhookRow => ({ ...webhook, createdAt: new Date(webhook.createdAt) })
+/** The columns of `WebhookRow`, of the table aliased `table`. */
+export const webhookColumns = (sql: SqlClient.SqlClient, table: string) =>
+  sql.literal(`${table}.id, ${table}.project_id as "projectId", ${table}.url,
+    to_jsonb(${table}.events) as events, ${table}.status, ${table}.disabled_at as "disabledAt",
+    ${table}.disabled_reason as "disabledReason", ${table}.secret,
+    ${table}.previous_secret as "previousSecret", ${table}.previous_secret_until as "previousSecretUntil",
+    ${table}.failing_since as "failingSince", ${table}.created_at as "createdAt"`)
+
+const isoOrNull = (date: Date | null) => (date === null ? null : date.toISOString())
+const decodeWebhook = Schema.decodeUnknownEffect(Webhook)
+
+/** A row opened (its secrets decrypted) and decoded into a `Webhook`, every field checked again. */
+export const webhookOfRow = (cipher: PrivateKeyCipher["Service"], row: WebhookRow) =>
+  Effect.gen(function* () {
+    const secret = yield* WebhookSecrets.open(cipher, row.id, row.secret)
+    const previousSecret = yield* WebhookSecrets.openNullable(cipher, row.id, row.previousSecret)
+    return yield* decodeWebhook({
+      ...row,
+      secret,
+      previousSecret,
+      disabledAt: isoOrNull(row.disabledAt),
+      previousSecretUntil: isoOrNull(row.previousSecretUntil),
+      failingSince: isoOrNull(row.failingSince),
+      createdAt: row.createdAt.toISOString()
     })
-  )
-)
+  })
+
+/** A webhook sealed into a row's values. */
+const rowOfWebhook = (cipher: PrivateKeyCipher["Service"], webhook: Webhook) =>
+  Effect.gen(function* () {
+    const secret = yield* WebhookSecrets.seal(cipher, webhook.id, webhook.secret)
+    const previousSecret =
+      webhook.previousSecret === null
+        ? null
+        : yield* WebhookSecrets.seal(cipher, webhook.id, webhook.previousSecret)
+    return { ...webhook, secret, previousSecret } satisfies Omit<WebhookRow, "events"> & {
+      readonly events: Webhook["events"]
+    }
+  })
 
 /** A `webhook_attempts` row as selected below: the event's id as text, the time as a `Date`. */
 const AttemptRow = Schema.Struct({
@@ -68,88 +113,162 @@ const DeliveryAttemptFromRow = AttemptRow.pipe(
 
 const WebhookKey = Schema.Struct({ projectId: ProjectId, id: WebhookId })
 
-export const make: Effect.Effect<WebhookRepository["Service"], never, SqlClient.SqlClient> = Effect.gen(
-  function* () {
-    const sql = yield* SqlClient.SqlClient
+export const make: Effect.Effect<
+  WebhookRepository["Service"],
+  never,
+  SqlClient.SqlClient | PrivateKeyCipher
+> = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const cipher = yield* PrivateKeyCipher
 
-    const columns = sql.literal(`id, project_id as "projectId", url, to_jsonb(events) as events, secret,
-      created_at as "createdAt"`)
+  const columns = webhookColumns(sql, "webhooks")
 
-    // The array travels as jsonb (`[]` stays an empty array: it is not every type, as null is).
-    const eventsArray = (events: typeof WebhookEvents.Encoded) =>
-      events === null
-        ? sql`null`
-        : sql`array(
-            select type from jsonb_array_elements_text(${JSON.stringify(events)}::jsonb)
-              with ordinality as listed(type, n)
-            order by n)`
+  // The array travels as jsonb (`[]` stays an empty array: it is not every type, as null is).
+  const eventsArray = (events: typeof WebhookEvents.Encoded) =>
+    events === null
+      ? sql`null`
+      : sql`array(
+          select type from jsonb_array_elements_text(${JSON.stringify(events)}::jsonb)
+            with ordinality as listed(type, n)
+          order by n)`
 
-    const insert = SqlSchema.findOne({
-      Request: WebhookFromRow,
-      Result: WebhookFromRow,
-      execute: (row) => sql`
-        insert into webhooks (id, project_id, url, events, secret, created_at)
-        values (${row.id}, ${row.projectId}, ${row.url}, ${eventsArray(row.events)}, ${row.secret},
-          ${row.createdAt})
-        returning ${columns}`
-    })
+  const opened = (rows: ReadonlyArray<WebhookRow>) => Effect.forEach(rows, (row) => webhookOfRow(cipher, row))
+  const openedOne = (rows: ReadonlyArray<WebhookRow>) =>
+    Effect.map(opened(rows.slice(0, 1)), (webhooks) => Option.fromNullishOr(webhooks[0]))
 
-    const listByProject = SqlSchema.findAll({
-      Request: ProjectId,
-      Result: WebhookFromRow,
-      execute: (projectId) => sql`
-        select ${columns} from webhooks where project_id = ${projectId} order by position`
-    })
+  // The first key of the advisory locks that serialise a project's webhook creations ("whks").
+  const projectLockSpace = 0x77686b73
 
-    const find = SqlSchema.findOneOption({
-      Request: WebhookKey,
-      Result: WebhookFromRow,
-      execute: ({ id, projectId }) => sql`
-        select ${columns} from webhooks where id = ${id} and project_id = ${projectId}`
-    })
-
-    const remove = SqlSchema.findAll({
-      Request: WebhookKey,
-      Result: Schema.Struct({ id: WebhookId }),
-      execute: ({ id, projectId }) => sql`
-        delete from webhooks where id = ${id} and project_id = ${projectId} returning id`
-    })
-
-    // Newest first: by when they were made, then by when they were recorded (`position`).
-    const listAttempts = SqlSchema.findAll({
-      Request: Schema.Struct({ ...WebhookKey.fields, limit: Schema.Int }),
-      Result: DeliveryAttemptFromRow,
-      execute: ({ id, limit, projectId }) => sql`
-        select event_id::text as "eventId", attempt, status, http_status as "httpStatus", error, at
-        from webhook_attempts
-        where webhook_id = ${id}
-          and exists (select 1 from webhooks where id = ${id} and project_id = ${projectId})
-        order by at desc, position desc
-        limit ${limit}`
-    })
-
-    return WebhookRepository.of({
-      insert: ({ events, projectId, url }, now) =>
-        Effect.suspend(() => insert(newWebhook({ projectId, url, events }, now, randomBytes))).pipe(
-          storageOperation("WebhookRepository.insert")
-        ),
-      listByProject: (projectId) =>
-        listByProject(projectId).pipe(storageOperation("WebhookRepository.listByProject")),
-      find: (projectId, id) => find({ projectId, id }).pipe(storageOperation("WebhookRepository.find")),
-      remove: (projectId, id) =>
-        remove({ projectId, id }).pipe(
-          Effect.map((removed) => removed.length > 0),
-          storageOperation("WebhookRepository.remove")
-        ),
-      listAttempts: (projectId, id, limit) =>
-        listAttempts({ projectId, id, limit: Math.max(0, Math.floor(limit)) }).pipe(
-          storageOperation("WebhookRepository.listAttempts")
+  /** Counts the project's webhooks and adds this one below `maxPerProject`, under the project's lock. */
+  const insert = (webhook: Webhook, maxPerProject: number) =>
+    Effect.gen(function* () {
+      const row = yield* rowOfWebhook(cipher, webhook)
+      const inserted = yield* sql.withTransaction(
+        sql`select pg_advisory_xact_lock(${projectLockSpace}, hashtext(${row.projectId}))`.pipe(
+          Effect.andThen(
+            SqlSchema.findAll({
+              Request: Schema.Void,
+              Result: WebhookRow,
+              execute: () => sql`
+                insert into webhooks (id, project_id, url, events, secret, created_at)
+                select ${row.id}, ${row.projectId}, ${row.url}, ${eventsArray(row.events)}, ${row.secret},
+                  ${row.createdAt}
+                where (select count(*) from webhooks where project_id = ${row.projectId}) < ${maxPerProject}
+                returning ${columns}`
+            })(undefined)
+          )
         )
+      )
+      return yield* openedOne(inserted)
     })
-  }
-)
 
-export const layer: Layer.Layer<WebhookRepository, never, SqlClient.SqlClient> = Layer.effect(
-  WebhookRepository,
-  make
-)
+  const listByProject = SqlSchema.findAll({
+    Request: ProjectId,
+    Result: WebhookRow,
+    execute: (projectId) => sql`
+      select ${columns} from webhooks where project_id = ${projectId} order by position`
+  })
+
+  const find = SqlSchema.findAll({
+    Request: WebhookKey,
+    Result: WebhookRow,
+    execute: ({ id, projectId }) => sql`
+      select ${columns} from webhooks where id = ${id} and project_id = ${projectId}`
+  })
+
+  const findForUpdate = SqlSchema.findAll({
+    Request: WebhookKey,
+    Result: WebhookRow,
+    execute: ({ id, projectId }) => sql`
+      select ${columns} from webhooks where id = ${id} and project_id = ${projectId} for update`
+  })
+
+  const enable = SqlSchema.findAll({
+    Request: WebhookKey,
+    Result: WebhookRow,
+    execute: ({ id, projectId }) => sql`
+      update webhooks set status = 'enabled', disabled_at = null, disabled_reason = null,
+        failing_since = null
+      where id = ${id} and project_id = ${projectId}
+      returning ${columns}`
+  })
+
+  const storeSecrets = (webhook: Webhook) =>
+    Effect.flatMap(rowOfWebhook(cipher, webhook), (row) =>
+      SqlSchema.findAll({
+        Request: Schema.Void,
+        Result: WebhookRow,
+        execute: () => sql`
+          update webhooks set secret = ${row.secret}, previous_secret = ${row.previousSecret},
+            previous_secret_until = ${row.previousSecretUntil}
+          where id = ${row.id} and project_id = ${row.projectId}
+          returning ${columns}`
+      })(undefined)
+    )
+
+  const remove = SqlSchema.findAll({
+    Request: WebhookKey,
+    Result: Schema.Struct({ id: WebhookId }),
+    execute: ({ id, projectId }) => sql`
+      delete from webhooks where id = ${id} and project_id = ${projectId} returning id`
+  })
+
+  // Newest first: by when they were made, then by when they were recorded (`position`).
+  const listAttempts = SqlSchema.findAll({
+    Request: Schema.Struct({ ...WebhookKey.fields, limit: Schema.Int }),
+    Result: DeliveryAttemptFromRow,
+    execute: ({ id, limit, projectId }) => sql`
+      select event_id::text as "eventId", attempt, status, http_status as "httpStatus", error, at
+      from webhook_attempts
+      where webhook_id = ${id}
+        and exists (select 1 from webhooks where id = ${id} and project_id = ${projectId})
+      order by at desc, position desc
+      limit ${limit}`
+  })
+
+  return WebhookRepository.of({
+    insert: ({ events, projectId, url }, now, maxPerProject) =>
+      Effect.suspend(() =>
+        insert(newWebhook({ projectId, url, events }, now, randomBytes), maxPerProject)
+      ).pipe(
+        storageOperation("WebhookRepository.insert"),
+        Effect.flatMap(
+          Option.match({
+            onNone: () => Effect.fail(limitReached("webhooksPerProject", maxPerProject)),
+            onSome: Effect.succeed
+          })
+        )
+      ),
+    listByProject: (projectId) =>
+      listByProject(projectId).pipe(
+        Effect.flatMap(opened),
+        storageOperation("WebhookRepository.listByProject")
+      ),
+    find: (projectId, id) =>
+      find({ projectId, id }).pipe(Effect.flatMap(openedOne), storageOperation("WebhookRepository.find")),
+    enable: (projectId, id) =>
+      enable({ projectId, id }).pipe(
+        Effect.flatMap(openedOne),
+        Effect.map(Option.map(enabledWebhook)),
+        storageOperation("WebhookRepository.enable")
+      ),
+    rotateSecret: (projectId, id, now) =>
+      Effect.gen(function* () {
+        const found = yield* Effect.flatMap(findForUpdate({ projectId, id }), openedOne)
+        if (Option.isNone(found)) return Option.none()
+        return yield* Effect.flatMap(storeSecrets(rotatedWebhook(found.value, now, randomBytes)), openedOne)
+      }).pipe(sql.withTransaction, storageOperation("WebhookRepository.rotateSecret")),
+    remove: (projectId, id) =>
+      remove({ projectId, id }).pipe(
+        Effect.map((removed) => removed.length > 0),
+        storageOperation("WebhookRepository.remove")
+      ),
+    listAttempts: (projectId, id, limit) =>
+      listAttempts({ projectId, id, limit: Math.max(0, Math.floor(limit)) }).pipe(
+        storageOperation("WebhookRepository.listAttempts")
+      )
+  })
+})
+
+export const layer: Layer.Layer<WebhookRepository, never, SqlClient.SqlClient | PrivateKeyCipher> =
+  Layer.effect(WebhookRepository, make)

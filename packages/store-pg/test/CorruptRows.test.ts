@@ -15,6 +15,7 @@ import { SqlClient } from "effect/sql"
 import { PgApiKeyRepository, PgDomainEventRepository, PgMigrations, PgPetRepository } from "../src/index.js"
 import { CorruptRow } from "../src/internal/CorruptRow.js"
 import { bothServers } from "./bothServers.js"
+import { testCipher } from "./testCipher.js"
 
 const refusal = (error: StorageError, operation: string, rule: string) => {
   expect(error).toBeInstanceOf(StorageError)
@@ -28,7 +29,7 @@ for (const [name, client] of bothServers) {
     PgPetRepository.layer,
     PgApiKeyRepository.layerCached({ invalidation: "in-process" }),
     PgDomainEventRepository.layer
-  ).pipe(Layer.provide(PgMigrations.layer), Layer.provideMerge(client))
+  ).pipe(Layer.provide(PgMigrations.layer), Layer.provideMerge(client), Layer.provide(testCipher))
 
   layer(store, { excludeTestServices: true, timeout: 120_000 })(`corrupt rows on ${name}`, (it) => {
     it.effect("an animal the domain refuses is a StorageError for findById and list", () =>

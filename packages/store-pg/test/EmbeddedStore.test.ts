@@ -19,10 +19,10 @@ import { temporaryDirectory } from "./temporaryDirectory.js"
 
 const embeddedStore = (dataDirectory: string) => {
   const client = EmbeddedPostgres.clientLayer({ dataDirectory })
-  const stores = Layer.mergeAll(PgStore.layer, PgStore.certificatesLayer).pipe(
-    Layer.provide(PrivateKeyCipher.layer(Redacted.make("test secret for the embedded PGlite store")))
+  const stores = Layer.mergeAll(PgStore.layer, PgStore.certificatesLayer)
+  return Layer.provideMerge(stores, Layer.provideMerge(PgMigrations.layer, client)).pipe(
+    Layer.provideMerge(PrivateKeyCipher.layer(Redacted.make("test secret for the embedded PGlite store")))
   )
-  return Layer.provideMerge(stores, Layer.provideMerge(PgMigrations.layer, client))
 }
 
 const modeOf = (path: string) => Effect.promise(() => stat(path)).pipe(Effect.map((s) => s.mode & 0o777))

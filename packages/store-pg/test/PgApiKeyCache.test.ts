@@ -14,6 +14,7 @@ import { ContractFixtures, eventually, TestDatabase } from "@petstore/testing"
 import { Effect, Layer, Option, Queue, Redacted, type Scope, Tracer } from "effect"
 import { EmbeddedPostgres, PgApiKeyRepository, PgMigrations, PgPetRepository, PgStore } from "../src/index.js"
 import { temporaryDirectory } from "./temporaryDirectory.js"
+import { testCipher } from "./testCipher.js"
 
 /** The SQL statements `effect` ran, with what it yielded (read from the statements' spans). */
 const withStatements = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -88,7 +89,8 @@ const serverStore = Layer.mergeAll(PgApiKeyRepository.layerCached(), PgPetReposi
       Effect.map(TestDatabase.TestDatabase, (database) => PgStore.clientLayer({ url: database.url }))
     )
   ),
-  Layer.provideMerge(TestDatabase.layer)
+  Layer.provideMerge(TestDatabase.layer),
+  Layer.provide(testCipher)
 )
 
 layer(serverStore, { excludeTestServices: true, timeout: 60_000 })(
@@ -225,7 +227,8 @@ const embeddedStore = Layer.unwrap(
   Effect.map(temporaryDirectory, (dataDirectory) =>
     PgStore.layer.pipe(
       Layer.provide(PgMigrations.layer),
-      Layer.provide(EmbeddedPostgres.clientLayer({ dataDirectory }))
+      Layer.provide(EmbeddedPostgres.clientLayer({ dataDirectory })),
+      Layer.provide(testCipher)
     )
   )
 )

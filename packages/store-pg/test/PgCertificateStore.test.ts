@@ -26,11 +26,9 @@ const otherSecret = "test secret for PgCertificateStore, another one"
 
 const store = (client: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, unknown>) =>
   Layer.provideMerge(
-    Layer.mergeAll(PgStore.layer, PgStore.certificatesLayer).pipe(
-      Layer.provide(PrivateKeyCipher.layer(Redacted.make(secret)))
-    ),
+    Layer.mergeAll(PgStore.layer, PgStore.certificatesLayer),
     Layer.provideMerge(PgMigrations.layer, client)
-  )
+  ).pipe(Layer.provide(PrivateKeyCipher.layer(Redacted.make(secret))))
 
 /** The same table read through a store whose cipher has `withSecret`. */
 const storeWithSecret = (withSecret: string) =>

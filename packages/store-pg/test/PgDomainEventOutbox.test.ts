@@ -31,6 +31,7 @@ import {
   PgWebhookRepository
 } from "../src/index.js"
 import { bothServers } from "./bothServers.js"
+import { testCipher } from "./testCipher.js"
 
 const { decidedFromStored, freshHostname, freshProject, later, newDomainOf, t0 } = ContractFixtures
 const minute = 60_000
@@ -42,7 +43,7 @@ for (const [name, client] of bothServers) {
     PgDomainEventRepository.layer,
     PgWebhookRepository.layer,
     PgWebhookDeliveryRepository.layer
-  ).pipe(Layer.provide(PgMigrations.layer), Layer.provideMerge(client))
+  ).pipe(Layer.provide(PgMigrations.layer), Layer.provideMerge(client), Layer.provide(testCipher))
 
   layer(store, { excludeTestServices: true, timeout: 120_000 })(`the events outbox on ${name}`, (it) => {
     it.effect("a change whose events cannot be stored is not made; one that tells nothing is", () =>
@@ -159,8 +160,8 @@ for (const [name, client] of bothServers) {
         )
         const domain = yield* newDomainOf(project, yield* freshHostname(), t0)
         const newWebhook = { projectId: project.id, url: "https://hooks.example.test/race", events: null }
-        const removed = yield* webhooks.insert(newWebhook, t0)
-        const kept = yield* webhooks.insert(newWebhook, t0)
+        const removed = yield* webhooks.insert(newWebhook, t0, 10)
+        const kept = yield* webhooks.insert(newWebhook, t0, 10)
         // The removal's transaction stays open after the webhook's row is deleted; the addition's
         // event is appended meanwhile, and its fan-out meets the row being deleted.
         const removal = yield* Effect.forkChild(

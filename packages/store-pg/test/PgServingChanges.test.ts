@@ -42,9 +42,9 @@ const subscribed = Effect.gen(function* () {
 
 const storeOn = <E, R>(client: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, E, R>) =>
   Layer.mergeAll(PgStore.layer, PgStore.certificatesLayer).pipe(
-    Layer.provide(PrivateKeyCipher.layer(Redacted.make("test secret for PgServingChanges"))),
     Layer.provide(PgMigrations.layer),
-    Layer.provideMerge(client)
+    Layer.provideMerge(client),
+    Layer.provide(PrivateKeyCipher.layer(Redacted.make("test secret for PgServingChanges")))
   )
 
 const serverStore = storeOn(

@@ -12,8 +12,8 @@ const client = Layer.unwrap(
 storeContract(
   "PgStore on PostgreSQL",
   Layer.mergeAll(PgStore.layer, PgStore.certificatesLayer).pipe(
-    Layer.provide(PrivateKeyCipher.layer(Redacted.make("test secret for PgStore on PostgreSQL"))),
     Layer.provide(PgMigrations.layer),
-    Layer.provide(client)
+    Layer.provide(client),
+    Layer.provide(PrivateKeyCipher.layer(Redacted.make("test secret for PgStore on PostgreSQL")))
   )
 )

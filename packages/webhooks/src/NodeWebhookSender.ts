@@ -7,19 +7,25 @@
  * different DNS answer between the check and the connection (DNS rebinding) cannot redirect it. Redirects
  * are never followed and one timeout bounds the whole exchange. Every outcome is a `SendOutcome` value:
  * the effect never fails.
+ *
+ * Names are resolved by the domain's `DnsResolver` (c-ares with a timeout, on the configured servers),
+ * never by `dns.lookup`: that runs on libuv's four-thread pool, which a few slow names would block for
+ * the whole process (file system work included). An outcome says only a generic reason: the addresses
+ * a name resolved to, and a resolver's or socket's message, stay here (the webhook's owner would read
+ * them as a map of the platform's network).
  */
-import { lookup as dnsLookup } from "node:dns/promises"
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http"
 import { request as httpsRequest } from "node:https"
 import { isIP, type LookupFunction } from "node:net"
 import {
   classifyAddress,
+  type DnsAnswer,
+  DnsResolver,
   type SendOutcome,
   validateWebhookUrl,
   type WebhookRequest,
   WebhookSender
 } from "@petstore/custom-domains"
-import { Thrown } from "@petstore/thrown"
 import { Duration, Effect, Layer, Option, Result, Schema, SchemaParser } from "effect"
 import { Webhook } from "standardwebhooks"
 
@@ -36,12 +42,10 @@ export interface Options {
    * a test's own); Node's roots when absent.
    */
   readonly ca?: string | ReadonlyArray<string> | undefined
-  /**
-   * Where a URL's name is resolved to its addresses (every one, IPv4 and IPv6): the system's resolver
-   * (`node:dns` `lookup`, hosts file included) when absent. Its rejection means "cannot resolve".
-   */
-  readonly resolve?: ((hostname: string) => Promise<ReadonlyArray<string>>) | undefined
 }
+
+/** Where a URL's name is resolved to its addresses (every one, IPv4 and IPv6): a `DnsResolver`'s `addresses`. */
+export type Resolve = (hostname: string) => Effect.Effect<DnsAnswer<string>>
 
 /** The production bound on one delivery (contract section 5). */
 export const defaultTimeout: Duration.Duration = Duration.seconds(10)
@@ -49,10 +53,11 @@ export const defaultTimeout: Duration.Duration = Duration.seconds(10)
 // ---------------------------------------------------------------------------------------------
 // Outcomes.
 
+type Reason = Extract<SendOutcome, { readonly _tag: "Unreachable" }>["reason"]
+
 const delivered = (status: number): SendOutcome => ({ _tag: "Delivered", status })
 const rejected = (status: number): SendOutcome => ({ _tag: "Rejected", status })
-const unreachable = (reason: string): SendOutcome => ({ _tag: "Unreachable", reason })
-const refused = (reason: string): SendOutcome => ({ _tag: "Refused", reason })
+const unreachable = (reason: Reason): SendOutcome => ({ _tag: "Unreachable", reason })
 
 /** 2xx is delivered; anything else, a redirect included (never followed), is the receiver's rejection. */
 const outcomeOfStatus = (status: number): SendOutcome =>
@@ -65,17 +70,23 @@ const decodeNodeError = SchemaParser.decodeUnknownResult(NodeError)
 const tlsErrorCode =
   /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|EPROTO$)/
 
+/** Node's error codes for a connection that took too long to open. */
+const timeoutCode = /^(ETIMEDOUT|ESOCKETTIMEDOUT|UND_ERR_CONNECT_TIMEOUT)$/
+
 /**
- * What a failed exchange says, for the attempt's record: the message (each address's, when Node tried
- * several and all failed), marked as TLS when the handshake or the certificate was the problem.
+ * The generic reason a failed exchange is recorded with (each address's error, when Node tried several
+ * and all failed: the TLS one wins, as it says the most): `tls_error` when the handshake or the
+ * certificate was the problem, `timeout` when connecting took too long, else `connection_error`
+ * (refused, reset, unreachable network).
  */
-const describeFailure = (error: unknown): string => {
-  const message =
-    error instanceof AggregateError && error.errors.length > 0
-      ? error.errors.map(Thrown.messageOf).join("; ")
-      : Thrown.messageOf(error)
-  const code = Result.match(decodeNodeError(error), { onFailure: () => "", onSuccess: ({ code }) => code })
-  return tlsErrorCode.test(code) ? `TLS failure: ${message} (${code})` : message
+const reasonOf = (error: unknown): Reason => {
+  const errors = error instanceof AggregateError && error.errors.length > 0 ? error.errors : [error]
+  const codes = errors.map((each) =>
+    Result.match(decodeNodeError(each), { onFailure: () => "", onSuccess: ({ code }) => code })
+  )
+  if (codes.some((code) => tlsErrorCode.test(code))) return "tls_error"
+  if (codes.length > 0 && codes.every((code) => timeoutCode.test(code))) return "timeout"
+  return "connection_error"
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -87,35 +98,28 @@ interface Target {
   readonly host: string
 }
 
-/** An IP literal needs no lookup; a name is resolved to every address it has. */
+/** `localhost` and the names under it are loopback without asking DNS (RFC 6761, section 6.3). */
+const isLocalhost = (host: string): boolean => /(^|\.)localhost\.?$/i.test(host)
+const loopback: ReadonlyArray<string> = ["127.0.0.1", "::1"]
+
+/**
+ * An IP literal needs no lookup; a name is resolved to every address it has. No address, or a resolver
+ * that fails (a timeout, SERVFAIL), is a `dns_error`; its detail is not kept.
+ */
 const addressesOf = (
   target: Target,
-  resolve: (hostname: string) => Promise<ReadonlyArray<string>>
-): Effect.Effect<Result.Result<ReadonlyArray<string>, SendOutcome>> =>
-  isIP(target.host) !== 0
-    ? Effect.succeed(Result.succeed([target.host]))
-    : Effect.tryPromise({ try: () => resolve(target.host), catch: (error) => error }).pipe(
-        Effect.match({
-          onFailure: (error) =>
-            Result.fail(unreachable(`cannot resolve ${target.host}: ${describeFailure(error)}`)),
-          onSuccess: (addresses) =>
-            addresses.length === 0
-              ? Result.fail(unreachable(`cannot resolve ${target.host}: no address`))
-              : Result.succeed(addresses)
-        })
-      )
-
-/** The first resolved address deliveries may not reach, described; none when all are public. */
-const refusalOf = (host: string, addresses: ReadonlyArray<string>): Option.Option<string> => {
-  for (const address of addresses) {
-    const kind = classifyAddress(address)
-    if (kind !== "public") {
-      const subject = host === address ? address : `${host} resolves to ${address}`
-      return Option.some(`${subject} (${kind}): deliveries may not reach it`)
-    }
-  }
-  return Option.none()
+  resolve: Resolve
+): Effect.Effect<Result.Result<ReadonlyArray<string>, SendOutcome>> => {
+  if (isIP(target.host) !== 0) return Effect.succeed(Result.succeed([target.host]))
+  if (isLocalhost(target.host)) return Effect.succeed(Result.succeed(loopback))
+  return Effect.map(resolve(target.host), (answer) =>
+    answer._tag === "Records" ? Result.succeed(answer.records) : Result.fail(unreachable("dns_error"))
+  )
 }
+
+/** Whether any resolved address is one deliveries may not reach (the domain's rule). */
+const anyRefused = (addresses: ReadonlyArray<string>): boolean =>
+  addresses.some((address) => classifyAddress(address) !== "public")
 
 /**
  * A `lookup` for Node's clients that answers with the vetted addresses and never asks DNS again: Node
@@ -150,11 +154,21 @@ interface Signed {
   readonly body: Buffer
 }
 
-/** The request's headers, signed over `webhook-id.timestamp.body`; a secret the library rejects is a refusal. */
+/**
+ * The request's headers, signed over `webhook-id.timestamp.body` with each secret (the signatures
+ * space-separated, as Standard Webhooks allows, so that a receiver holding either verifies). A secret
+ * the library rejects never comes from a store (each is checked as it is read); it is recorded as a
+ * `connection_error`, nothing having been sent.
+ */
 const sign = (request: WebhookRequest): Result.Result<Signed, SendOutcome> =>
   Result.try({
-    try: () => new Webhook(request.secret).sign(request.webhookId, request.timestamp, request.body),
-    catch: (error) => refused(`cannot sign with the webhook's secret: ${Thrown.messageOf(error)}`)
+    try: () => {
+      if (request.secrets.length === 0) throw new Error("no secret to sign with")
+      return request.secrets
+        .map((secret) => new Webhook(secret).sign(request.webhookId, request.timestamp, request.body))
+        .join(" ")
+    },
+    catch: () => unreachable("connection_error")
   }).pipe(
     Result.map((signature) => {
       const body = Buffer.from(request.body, "utf8")
@@ -205,7 +219,7 @@ const post = (
     // is sent then.
     const created = Result.try({
       try: () => (secure ? httpsRequest : httpRequest)(options),
-      catch: (error) => refused(`cannot send this request: ${Thrown.messageOf(error)}`)
+      catch: () => unreachable("connection_error")
     })
     if (Result.isFailure(created)) {
       settle(created.failure)
@@ -218,7 +232,7 @@ const post = (
       request.destroy()
     })
     // Errors after the outcome (the connection closed on purpose) are ignored, but must be listened to.
-    request.on("error", (error) => settle(unreachable(describeFailure(error))))
+    request.on("error", (error) => settle(unreachable(reasonOf(error))))
     request.end(signed.body)
     return Effect.sync(() => {
       settled = true
@@ -228,11 +242,6 @@ const post = (
 
 // ---------------------------------------------------------------------------------------------
 // Construction.
-
-const systemResolve = async (hostname: string): Promise<ReadonlyArray<string>> => {
-  const answers = await dnsLookup(hostname, { all: true, verbatim: true })
-  return answers.map(({ address }) => address)
-}
 
 const invalidOption = (message: string) => new Error(`NodeWebhookSender: ${message}`)
 
@@ -248,34 +257,30 @@ const timeoutMillis = (timeout: Duration.Input | undefined): Result.Result<numbe
 }
 
 /**
- * The sender; an unusable timeout is a defect (decode an operator's duration before). Each send checks
- * the URL again with the domain's rule (it may predate a change of `allowPrivate`), signs, resolves,
- * vets and posts, all within the timeout.
+ * The sender, resolving names with `resolve`; an unusable timeout is a defect (decode an operator's
+ * duration before). Each send checks the URL again with the domain's rule (it may predate a change of
+ * `allowPrivate`, or of the rule), signs, resolves, vets and posts, all within the timeout.
  */
-export const make = (options: Options): Effect.Effect<WebhookSender["Service"]> =>
+export const make = (options: Options, resolve: Resolve): Effect.Effect<WebhookSender["Service"]> =>
   Effect.gen(function* () {
     const millis = yield* Effect.orDie(Effect.fromResult(timeoutMillis(options.timeout)))
-    const resolve = options.resolve ?? systemResolve
-    const timeoutText = Duration.format(Duration.millis(millis))
 
     const deliver = (target: Target, signed: Signed): Effect.Effect<SendOutcome> =>
       Effect.gen(function* () {
         const addresses = yield* addressesOf(target, resolve)
         if (Result.isFailure(addresses)) return addresses.failure
-        if (!options.allowPrivate) {
-          const refusal = refusalOf(target.host, addresses.success)
-          if (Option.isSome(refusal)) return refused(refusal.value)
-        }
+        if (!options.allowPrivate && anyRefused(addresses.success)) return unreachable("refused_address")
         return yield* post(target, addresses.success, signed, options.ca)
       }).pipe(
         Effect.timeoutOption(Duration.millis(millis)),
-        Effect.map(Option.getOrElse(() => unreachable(`no answer within ${timeoutText}`)))
+        Effect.map(Option.getOrElse(() => unreachable("timeout")))
       )
 
     const send = (request: WebhookRequest): Effect.Effect<SendOutcome> =>
       Effect.gen(function* () {
+        // A URL the rule refuses now (an IP literal in a refused range, mostly) opens no connection.
         const url = validateWebhookUrl(request.url, { allowPrivate: options.allowPrivate })
-        if (Result.isFailure(url)) return refused(`the URL ${url.failure}`)
+        if (Result.isFailure(url)) return unreachable("refused_address")
         const signed = sign(request)
         if (Result.isFailure(signed)) return signed.failure
         const host = url.success.hostname.replace(/^\[(.*)\]$/, "$1")
@@ -291,6 +296,9 @@ export const make = (options: Options): Effect.Effect<WebhookSender["Service"]> 
     return WebhookSender.of({ send })
   })
 
-/** The `WebhookSender` port on Node's HTTP clients (see {@link make}). */
-export const layer = (options: Options): Layer.Layer<WebhookSender> =>
-  Layer.effect(WebhookSender, make(options))
+/** The `WebhookSender` port on Node's HTTP clients (see {@link make}), resolving with the `DnsResolver`. */
+export const layer = (options: Options): Layer.Layer<WebhookSender, never, DnsResolver> =>
+  Layer.effect(
+    WebhookSender,
+    Effect.flatMap(DnsResolver, (resolver) => make(options, resolver.addresses))
+  )

@@ -18,6 +18,7 @@ import {
   DomainEventRepository,
   type DomainEventType,
   type ProjectId,
+  Webhook,
   WebhookDelivery,
   WebhookDeliveryRepository,
   WebhookRepository
@@ -28,6 +29,7 @@ import { later, roomyLimits, t0 } from "./ContractFixtures.js"
 import { projectWith } from "./DomainRepositoryContract.js"
 import {
   attemptResult,
+  claimEvery,
   claimedOf,
   claimedTexts,
   clockAt,
@@ -71,7 +73,6 @@ export const webhookDeliveryRepositoryTests = (it: Vitest.MethodsNonLive<Webhook
     () =>
       Effect.gen(function* () {
         const domains = yield* CustomDomainRepository
-        const deliveries = yield* WebhookDeliveryRepository
         yield* drainDeliveries
         const { domains: fresh, project } = yield* projectWith(["subdomain", "apex", "subdomain"])
         const { project: other } = yield* projectWith([], project.account)
@@ -104,20 +105,15 @@ export const webhookDeliveryRepositoryTests = (it: Vitest.MethodsNonLive<Webhook
         const owed = (webhook: typeof every, event: DomainEvent) =>
           deliveryText({ webhookId: webhook.id, eventId: event.id })
 
-        // Due when its event occurred: the last one not yet, a millisecond before.
+        // Due when its event occurred: the last one not yet, a millisecond before. One lane (webhook) at
+        // a time: each claim takes one delivery per webhook; delivering it lets the next come.
         const holder = yield* freshHolder("fan-out")
-        const early = yield* deliveries.claimDue(later(t0, 4 * minute - 1), 100, {
-          holder,
-          until: later(t0, 4 * minute)
-        })
+        const early = yield* claimEvery(later(t0, 4 * minute - 1), holder)
         expect(claimedTexts(early)).toEqual(
           [owed(every, added2), owed(every, verified1), owed(verifiedOnly, verified1)].sort()
         )
-        // Those leases have run out: every delivery owed is claimed, none other.
-        const claimed = yield* deliveries.claimDue(later(t0, 4 * minute), 100, {
-          holder,
-          until: later(t0, hour)
-        })
+        // Every delivery owed is claimed, none other.
+        const claimed = [...early, ...(yield* claimEvery(later(t0, 4 * minute), holder))]
         expect(claimedTexts(claimed)).toEqual(
           [
             owed(every, added2),
@@ -129,19 +125,20 @@ export const webhookDeliveryRepositoryTests = (it: Vitest.MethodsNonLive<Webhook
         )
         const webhooksOwed = new Set(claimed.map(({ delivery }) => delivery.webhookId))
         for (const none of [certificates, nothing, elsewhere]) expect(webhooksOwed.has(none.id)).toBe(false)
-        // Oldest due first.
-        const dueTimes = claimed.map(({ delivery }) => delivery.nextAttemptAt.getTime())
-        expect(dueTimes).toEqual([...dueTimes].sort((a, b) => a - b))
 
         // Each comes with its event as stored, and its webhook's URL and secret; no attempt made yet.
         const webhooks = [every, verifiedOnly, late]
-        for (const { delivery, event, secret, url } of claimed) {
+        for (const { delivery, event, failingSince, secrets, url } of claimed) {
           const webhook = webhooks.find((candidate) => candidate.id === delivery.webhookId)
           const stored = [added2, verified1, added3].find((candidate) => candidate.id === delivery.eventId)
           expect(event).toBeInstanceOf(DomainEvent)
           expect(delivery).toBeInstanceOf(WebhookDelivery)
           expect(encodeEvent(event)).toEqual(stored === undefined ? undefined : encodeEvent(stored))
-          expect({ url, secret }).toEqual({ url: webhook?.url, secret: webhook?.secret })
+          expect({ url, secrets, failingSince }).toEqual({
+            url: webhook?.url,
+            secrets: [webhook?.secret],
+            failingSince: null
+          })
           expect(encodeDelivery(delivery)).toEqual({
             webhookId: webhook?.id,
             eventId: event.id,
@@ -156,7 +153,7 @@ export const webhookDeliveryRepositoryTests = (it: Vitest.MethodsNonLive<Webhook
   )
 
   it.effect(
-    "in order per webhook and hostname: a later event waits while an earlier one is pending, others do not",
+    "in order per webhook and hostname: a later event waits while an earlier one is pending, others do not; one delivery per webhook at a time",
     () =>
       Effect.gen(function* () {
         const domains = yield* CustomDomainRepository
@@ -180,44 +177,51 @@ export const webhookDeliveryRepositoryTests = (it: Vitest.MethodsNonLive<Webhook
 
         const holder = yield* freshHolder("order")
         const claimAt = (at: Date, until = later(at, hour)) => deliveries.claimDue(at, 100, { holder, until })
-        // d1's verification waits behind its addition, for both webhooks; d2's addition does not.
+        // One per webhook, its oldest due (equally due: the earliest event).
         const firstRound = yield* claimAt(later(t0, 2 * minute))
-        expect(claimedTexts(firstRound)).toEqual(
-          texts([first, added1], [first, added2], [second_, added1], [second_, added2])
-        )
-        // Even once the leases run out, only the additions come again.
-        const additions = texts([first, added1], [first, added2], [second_, added1], [second_, added2])
-        expect(claimedTexts(yield* claimAt(later(t0, 3 * hour), later(t0, day)))).toEqual(additions)
+        expect(claimedTexts(firstRound)).toEqual(texts([first, added1], [second_, added1]))
+        // Both lanes are busy while those are leased.
+        expect(yield* claimAt(later(t0, 3 * minute))).toEqual([])
+        // Once the leases run out, the same come again: nothing was stored.
+        const again = yield* claimAt(later(t0, 3 * hour), later(t0, day))
+        expect(claimedTexts(again)).toEqual(texts([first, added1], [second_, added1]))
         const at = (minutes: number) => later(t0, 3 * hour + minutes * minute)
-        // Leased, the additions still hold the verification back.
         expect(yield* claimAt(at(30))).toEqual([])
-        const firstAdded1 = yield* claimedOf(firstRound, first.id, d1.hostname)
+        const firstAdded1 = yield* claimedOf(again, first.id, d1.hostname)
 
-        // The addition failed once and waits for its retry: the verification still waits behind it.
+        // The addition failed once and waits for its retry: its lane takes d2's addition meanwhile, and
+        // d1's verification still waits behind it.
         const retry = attemptResult(firstAdded1, "retrying", at(62), at(70))
         expect((yield* deliveries.complete([retry], holder)).map(deliveryText)).toEqual([
           deliveryText(firstAdded1.delivery)
         ])
+        const next = yield* claimAt(at(63))
+        expect(claimedTexts(next)).toEqual(texts([first, added2]))
+        const firstAdded2 = yield* claimedOf(next, first.id, d2.hostname)
+        expect(
+          yield* deliveries.complete([attemptResult(firstAdded2, "delivered", at(64))], holder)
+        ).toHaveLength(1)
         expect(yield* claimAt(at(69))).toEqual([])
         const retried = yield* claimAt(at(70))
         expect(claimedTexts(retried)).toEqual(texts([first, added1]))
-        const again = yield* claimedOf(retried, first.id, d1.hostname)
-        expect(again.delivery.attempts).toBe(1)
+        const secondTry = yield* claimedOf(retried, first.id, d1.hostname)
+        expect(secondTry.delivery.attempts).toBe(1)
 
-        // Delivered: the verification comes next, to that webhook only (the other's addition is pending).
-        expect(yield* deliveries.complete([attemptResult(again, "delivered", at(71))], holder)).toHaveLength(
-          1
-        )
+        // Delivered: the verification comes next, to that webhook only (the other's lane is still leased).
+        expect(
+          yield* deliveries.complete([attemptResult(secondTry, "delivered", at(71))], holder)
+        ).toHaveLength(1)
         expect(claimedTexts(yield* claimAt(at(72)))).toEqual(texts([first, verified1]))
         // Failed for good: that too lets the next event go.
-        const secondAdded1 = yield* claimedOf(firstRound, second_.id, d1.hostname)
+        const secondAdded1 = yield* claimedOf(again, second_.id, d1.hostname)
         expect(
           yield* deliveries.complete([attemptResult(secondAdded1, "failed", at(73))], holder)
         ).toHaveLength(1)
-        expect(claimedTexts(yield* claimAt(at(74)))).toEqual(texts([second_, verified1]))
-        // Once every lease has run out, what is still pending comes again; the delivered and the failed never.
+        expect(claimedTexts(yield* claimAt(at(74)))).toEqual(texts([second_, added2]))
+        // Once every lease has run out, what is still pending comes again, one per webhook; the
+        // delivered and the failed never.
         expect(claimedTexts(yield* claimAt(later(t0, 30 * day)))).toEqual(
-          texts([first, added2], [second_, added2], [first, verified1], [second_, verified1])
+          texts([first, verified1], [second_, added2])
         )
       }).pipe(Effect.provide(TestClock.layer()))
   )
@@ -308,28 +312,27 @@ export const webhookDeliveryRepositoryTests = (it: Vitest.MethodsNonLive<Webhook
   )
 
   it.effect(
-    "claims take at most the limit, oldest due first, and concurrent claims never share a delivery",
+    "claims take at most the limit, oldest due first, and concurrent claims never share a delivery nor a webhook",
     () =>
       Effect.gen(function* () {
         const domains = yield* CustomDomainRepository
         const deliveries = yield* WebhookDeliveryRepository
         yield* drainDeliveries
-        const { domains: fresh, project } = yield* projectWith(Arr.replicate("subdomain" as const, 16))
-        yield* storeWebhook(project.id, t0)
-        // Stored in one order, due in the reverse: the one added last is the oldest due.
-        for (const [n, domain] of fresh.entries()) {
-          yield* clockAt(later(t0, (fresh.length - n) * second))
+        // Sixteen webhooks of sixteen projects, one event each: stored in one order, due in the reverse.
+        const hostnames: Array<string> = []
+        const count = 16
+        for (let n = 0; n < count; n++) {
+          const { domains: fresh, project } = yield* projectWith(["subdomain"])
+          const domain = fresh[0] ?? (yield* Effect.die(new Error("no domain")))
+          yield* storeWebhook(project.id, t0)
+          yield* clockAt(later(t0, (count - n) * second))
           yield* domains.insert(domain, roomyLimits)
+          hostnames.push(domain.hostname)
         }
         const now = later(t0, hour)
         const holder = yield* freshHolder("limit")
         const firstThree = yield* deliveries.claimDue(now, 3, { holder, until: later(now, minute) })
-        expect(firstThree.map(({ event }) => event.hostname)).toEqual(
-          fresh
-            .slice(-3)
-            .reverse()
-            .map((domain) => domain.hostname)
-        )
+        expect(firstThree.map(({ event }) => event.hostname)).toEqual(hostnames.slice(-3).reverse())
         expect(yield* deliveries.claimDue(now, 0, { holder, until: later(now, minute) })).toEqual([])
 
         // Four workers at once, four each: every one of the 13 left is leased to one of them at most.
@@ -344,8 +347,20 @@ export const webhookDeliveryRepositoryTests = (it: Vitest.MethodsNonLive<Webhook
         expect(leased.length).toBeLessThanOrEqual(13)
         const rest = yield* deliveries.claimDue(now, 100, { holder, until: later(now, hour) })
         const all = [...claimedTexts(firstThree), ...leased, ...claimedTexts(rest)]
-        expect(new Set(all).size).toBe(16)
-        expect(all).toHaveLength(16)
+        expect(new Set(all).size).toBe(count)
+        expect(all).toHaveLength(count)
+
+        // One webhook with eight hostnames due: however many claim at once, one delivery is leased.
+        const { domains: eight, project } = yield* projectWith(Arr.replicate("subdomain" as const, 8))
+        yield* storeWebhook(project.id, t0)
+        yield* clockAt(t0)
+        for (const domain of eight) yield* domains.insert(domain, roomyLimits)
+        const racing = yield* Effect.forEach(
+          workers,
+          (worker) => deliveries.claimDue(now, 8, { holder: worker, until: later(now, hour) }),
+          { concurrency: "unbounded" }
+        )
+        expect(racing.flat()).toHaveLength(1)
       }).pipe(Effect.provide(TestClock.layer()))
   )
 
@@ -397,7 +412,144 @@ export const webhookDeliveryRepositoryTests = (it: Vitest.MethodsNonLive<Webhook
         ).toEqual([])
       }).pipe(Effect.provide(TestClock.layer()))
   )
+  it.effect(
+    "a rotated secret signs beside the new one until 24 hours after the rotation; rotation and enabling stay in their project",
+    () =>
+      Effect.gen(function* () {
+        const domains = yield* CustomDomainRepository
+        const webhooks = yield* WebhookRepository
+        yield* drainDeliveries
+        const { domains: fresh, project } = yield* projectWith(["subdomain"])
+        const { project: other } = yield* projectWith([], project.account)
+        const domain = fresh[0] ?? (yield* Effect.die(new Error("no domain")))
+        const webhook = yield* storeWebhook(project.id, t0)
+        expect(yield* webhooks.rotateSecret(other.id, webhook.id, t0)).toEqual(Option.none())
+        expect(yield* webhooks.enable(other.id, webhook.id)).toEqual(Option.none())
+
+        const rotated = Option.getOrThrow(
+          yield* webhooks.rotateSecret(project.id, webhook.id, later(t0, hour))
+        )
+        expect(rotated.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
+        expect(rotated.secret).not.toBe(webhook.secret)
+        expect(encodeWebhook(rotated)).toEqual({
+          ...encodeWebhook(webhook),
+          secret: rotated.secret,
+          previousSecret: webhook.secret,
+          previousSecretUntil: later(t0, 25 * hour).toISOString()
+        })
+        expect(Option.map(yield* webhooks.find(project.id, webhook.id), encodeWebhook)).toEqual(
+          Option.some(encodeWebhook(rotated))
+        )
+        // A second rotation drops the oldest: two secrets sign at most.
+        const twice = Option.getOrThrow(
+          yield* webhooks.rotateSecret(project.id, webhook.id, later(t0, 2 * hour))
+        )
+        expect([twice.previousSecret, twice.previousSecretUntil]).toEqual([
+          rotated.secret,
+          later(t0, 26 * hour)
+        ])
+
+        const holder = yield* freshHolder("rotation")
+        yield* clockAt(later(t0, 3 * hour))
+        yield* domains.insert(domain, roomyLimits)
+        const during = yield* claimEvery(later(t0, 26 * hour - 1), holder)
+        expect(during.map(({ secrets }) => secrets)).toEqual([[twice.secret, rotated.secret]])
+        yield* clockAt(later(t0, 26 * hour))
+        expect(yield* domains.remove(project.id, domain.hostname)).toBe(true)
+        const after = yield* claimEvery(later(t0, 26 * hour), holder)
+        expect(after.map(({ secrets }) => secrets)).toEqual([[twice.secret]])
+      }).pipe(Effect.provide(TestClock.layer()))
+  )
+
+  it.effect(
+    "a result's health is written where the webhook is as claimed: disabled, it gets no new delivery and none is claimed, until enabled",
+    () =>
+      Effect.gen(function* () {
+        const domains = yield* CustomDomainRepository
+        const deliveries = yield* WebhookDeliveryRepository
+        const webhooks = yield* WebhookRepository
+        yield* drainDeliveries
+        const { domains: fresh, project } = yield* projectWith(["subdomain", "subdomain"])
+        const [d1, d2] = fresh
+        if (d1 === undefined || d2 === undefined) return yield* Effect.die("no domains")
+        const webhook = yield* storeWebhook(project.id, t0)
+        const healthOf = Effect.map(webhooks.find(project.id, webhook.id), Option.map(webhookHealth))
+        yield* clockAt(t0)
+        yield* domains.insert(d1, roomyLimits)
+        const holder = yield* freshHolder("health")
+        const claimAt = (at: Date) => deliveries.claimDue(at, 10, { holder, until: later(at, hour) })
+
+        // A failure starts the webhook's failures.
+        const [first] = yield* claimAt(later(t0, second))
+        if (first === undefined) return yield* Effect.die(new Error("not claimed"))
+        expect(first.failingSince).toBeNull()
+        yield* deliveries.complete(
+          [attemptResult(first, "retrying", later(t0, second), later(t0, minute))],
+          holder
+        )
+        expect(Option.getOrThrow(yield* healthOf)).toEqual({
+          status: "enabled",
+          disabledAt: null,
+          disabledReason: null,
+          failingSince: later(t0, second)
+        })
+        // A result that expected other failures (the owner enabled it meanwhile) stores the delivery,
+        // not its health.
+        const [secondTry] = yield* claimAt(later(t0, minute))
+        if (secondTry === undefined) return yield* Effect.die(new Error("not claimed"))
+        expect(secondTry.failingSince).toEqual(later(t0, second))
+        const stale = attemptResult(secondTry, "retrying", later(t0, minute), later(t0, 2 * minute))
+        const disabledAt = later(t0, minute)
+        const staleResult = {
+          ...stale,
+          health: {
+            expectedFailingSince: null,
+            failingSince: disabledAt,
+            disabled: { at: disabledAt, reason: "http_503" }
+          }
+        }
+        expect(yield* deliveries.complete([staleResult], holder)).toHaveLength(1)
+        expect(Option.getOrThrow(yield* healthOf).status).toBe("enabled")
+        // The same, as claimed: disabled, with the reason.
+        const [third] = yield* claimAt(later(t0, 2 * minute))
+        if (third === undefined) return yield* Effect.die(new Error("not claimed"))
+        const at = later(t0, 2 * minute)
+        const disabling = {
+          ...attemptResult(third, "retrying", at, later(t0, 3 * minute)),
+          health: {
+            expectedFailingSince: later(t0, second),
+            failingSince: later(t0, second),
+            disabled: { at, reason: "http_503" }
+          }
+        }
+        expect(yield* deliveries.complete([disabling], holder)).toHaveLength(1)
+        expect(Option.getOrThrow(yield* healthOf)).toEqual({
+          status: "disabled",
+          disabledAt: at,
+          disabledReason: "http_503",
+          failingSince: later(t0, second)
+        })
+        // Disabled: its pending delivery is not claimed, and a new event is owed nothing.
+        yield* clockAt(later(t0, 4 * minute))
+        yield* domains.insert(d2, roomyLimits)
+        expect(yield* claimAt(later(t0, hour))).toEqual([])
+        // Enabled again: failures forgotten, the pending delivery claimed; the new event was never owed.
+        expect(Option.map(yield* webhooks.enable(project.id, webhook.id), webhookHealth)).toEqual(
+          Option.some({ status: "enabled", disabledAt: null, disabledReason: null, failingSince: null })
+        )
+        const resumed = yield* claimEvery(later(t0, 2 * hour), holder)
+        expect(resumed.map(({ event }) => event.hostname)).toEqual([d1.hostname])
+      }).pipe(Effect.provide(TestClock.layer()))
+  )
 }
+
+const webhookHealth = ({ disabledAt, disabledReason, failingSince, status }: Webhook) => ({
+  status,
+  disabledAt,
+  disabledReason,
+  failingSince
+})
+const encodeWebhook = (webhook: Webhook) => Schema.encodeSync(Webhook)(webhook)
 
 /** Runs the suite against one fresh store built from `store`. */
 export const webhookDeliveryRepositoryContract = <E>(

@@ -15,6 +15,8 @@ import {
   type DeliveryAttemptStatus,
   type DeliveryResult,
   type DomainEventType,
+  healthAfterAttempt,
+  LimitReached,
   type ProjectId,
   Webhook,
   WebhookDelivery,
@@ -22,7 +24,7 @@ import {
   type WebhookId,
   WebhookRepository
 } from "@petstore/custom-domains"
-import { Effect, type Layer, Option, Result, Schema } from "effect"
+import { Array as Arr, Effect, type Layer, Option, Result, Schema } from "effect"
 import { Base64 } from "effect/encoding"
 import { TestClock } from "effect/testing"
 import { later, randomToken, roomyLimits, t0 } from "./ContractFixtures.js"
@@ -45,6 +47,9 @@ export const newWebhookOf = (projectId: ProjectId, events: ReadonlyArray<DomainE
     events
   }))
 
+/** A limit no test of this suite reaches but its own. */
+export const unlimited = 1_000
+
 /** Stores a new webhook of `projectId`, created at `now`. */
 export const storeWebhook = (
   projectId: ProjectId,
@@ -53,7 +58,7 @@ export const storeWebhook = (
 ) =>
   Effect.gen(function* () {
     const webhooks = yield* WebhookRepository
-    return yield* webhooks.insert(yield* newWebhookOf(projectId, events), now)
+    return yield* webhooks.insert(yield* newWebhookOf(projectId, events), now, unlimited)
   })
 
 const farFuture = new Date("2999-01-01T00:00:00.000Z")
@@ -81,6 +86,25 @@ export const claimedOf = (
     : Effect.succeed(found)
 }
 
+/**
+ * Every delivery claimable at `now` and after it, lane by lane: each claim takes one delivery per
+ * webhook, and each claimed is stored as delivered at `now`, which frees its lane for the next.
+ */
+export const claimEvery = (now: Date, holder: string) =>
+  Effect.gen(function* () {
+    const deliveries = yield* WebhookDeliveryRepository
+    const all: Array<ClaimedDelivery> = []
+    for (;;) {
+      const claimed = yield* deliveries.claimDue(now, 100, { holder, until: later(now, hour) })
+      if (claimed.length === 0) return all
+      all.push(...claimed)
+      yield* deliveries.complete(
+        claimed.map((delivery) => attemptResult(delivery, "delivered", now)),
+        holder
+      )
+    }
+  })
+
 export const freshHolder = (name: string) => Effect.map(randomToken, (token) => `${name}-${token}`)
 
 /** A delivery's key as text, to compare claims as sets. */
@@ -103,6 +127,7 @@ export const attemptResult = (
 ): DeliveryResult => {
   const { delivery } = claimed
   const attempt = delivery.attempts + 1
+  const error = status === "delivered" ? null : status === "retrying" ? "http_503" : "connection_error"
   return {
     delivery: new WebhookDelivery({
       ...delivery,
@@ -116,14 +141,10 @@ export const attemptResult = (
       attempt,
       status,
       httpStatus: status === "delivered" ? 204 : status === "retrying" ? 503 : null,
-      error:
-        status === "delivered"
-          ? null
-          : status === "retrying"
-            ? "The receiver answered 503 Service Unavailable."
-            : "connect ECONNREFUSED 203.0.113.7:443 — “refused”",
+      error,
       at
-    })
+    }),
+    health: healthAfterAttempt(claimed.failingSince, error, at, "72 hours")
   }
 }
 
@@ -154,7 +175,7 @@ export const webhookRepositoryTests = (it: Vitest.MethodsNonLive<WebhookStore>):
           yield* newWebhookOf(project.id, null)
         ]
         const made: Array<Webhook> = []
-        for (const webhook of asked) made.push(yield* webhooks.insert(webhook, now))
+        for (const webhook of asked) made.push(yield* webhooks.insert(webhook, now, unlimited))
 
         for (const [n, webhook] of made.entries()) {
           expect(webhook).toBeInstanceOf(Webhook)
@@ -166,7 +187,13 @@ export const webhookRepositoryTests = (it: Vitest.MethodsNonLive<WebhookStore>):
             projectId: project.id,
             url: asked[n]?.url,
             events: asked[n]?.events,
+            status: "enabled",
+            disabledAt: null,
+            disabledReason: null,
             secret: "",
+            previousSecret: null,
+            previousSecretUntil: null,
+            failingSince: null,
             createdAt: now.toISOString()
           })
           expect(Option.map(yield* webhooks.find(project.id, webhook.id), encodeWebhook)).toEqual(
@@ -296,29 +323,27 @@ export const webhookRepositoryTests = (it: Vitest.MethodsNonLive<WebhookStore>):
 
         const holder = yield* freshHolder("attempts")
         const lease = (at: Date) => ({ holder, until: later(at, hour) })
-        /** Claims what is due at `at`: the webhook's deliveries, [first hostname's, second's]. */
-        const claimBoth = (at: Date) =>
+        /** Claims what is due at `at`: the webhook's one delivery of `hostname` (its lane takes one at a time). */
+        const claimOf = (at: Date, hostname: string | undefined) =>
           Effect.flatMap(deliveries.claimDue(at, 100, lease(at)), (claimed) =>
-            Effect.all([
-              claimedOf(claimed, webhook.id, fresh[0]?.hostname),
-              claimedOf(claimed, webhook.id, fresh[1]?.hostname)
-            ])
+            claimedOf(claimed, webhook.id, hostname)
           )
+        const [first, second_] = [fresh[0]?.hostname, fresh[1]?.hostname]
         const at = (minutes: number) => later(t0, minutes * minute)
-        const [a1, b1] = yield* claimBoth(at(1))
+        const a1 = yield* claimOf(at(1), first)
         const resultA1 = attemptResult(a1, "retrying", at(1), at(2))
-        const resultB1 = attemptResult(b1, "retrying", at(2), at(2))
         expect(yield* deliveries.complete([resultA1], holder)).toHaveLength(1)
+        const b1 = yield* claimOf(at(1), second_)
+        const resultB1 = attemptResult(b1, "retrying", at(2), at(2))
         expect(yield* deliveries.complete([resultB1], holder)).toHaveLength(1)
-        const [a2, b2] = yield* claimBoth(at(3))
+        const a2 = yield* claimOf(at(3), first)
         const resultA2 = attemptResult(a2, "retrying", at(3), at(4))
         expect(yield* deliveries.complete([resultA2], holder)).toHaveLength(1)
+        const b2 = yield* claimOf(at(3), second_)
         // Two attempts at the same instant: the one recorded last is the newer.
         const resultB2 = attemptResult(b2, "delivered", at(4))
         expect(yield* deliveries.complete([resultB2], holder)).toHaveLength(1)
-        const a3 = yield* Effect.flatMap(deliveries.claimDue(at(4), 100, lease(at(4))), (claimed) =>
-          claimedOf(claimed, webhook.id, fresh[0]?.hostname)
-        )
+        const a3 = yield* claimOf(at(4), first)
         const resultA3 = attemptResult(a3, "failed", at(4))
         expect(yield* deliveries.complete([resultA3], holder)).toHaveLength(1)
 
@@ -343,6 +368,46 @@ export const webhookRepositoryTests = (it: Vitest.MethodsNonLive<WebhookStore>):
         expect(yield* webhooks.listAttempts(project.id, quiet.id, 100)).toEqual([])
         expect(yield* webhooks.listAttempts(other.id, webhook.id, 100)).toEqual([])
       }).pipe(Effect.provide(TestClock.layer()))
+  )
+  it.effect(
+    "insert counts the project's webhooks: past the limit it is LimitReached naming it; 15 at once at 10 make exactly 10",
+    () =>
+      Effect.gen(function* () {
+        const webhooks = yield* WebhookRepository
+        const { project } = yield* projectWith([])
+        const { project: other } = yield* projectWith([], project.account)
+        const tries = yield* Effect.forEach(Arr.range(1, 15), () => newWebhookOf(project.id))
+        const outcomes = yield* Effect.forEach(
+          tries,
+          (webhook) => Effect.result(webhooks.insert(webhook, t0, 10)),
+          { concurrency: "unbounded" }
+        )
+        const made = outcomes.filter(Result.isSuccess)
+        const refused = outcomes.filter(Result.isFailure).map((outcome) => outcome.failure)
+        expect(made).toHaveLength(10)
+        expect(refused).toHaveLength(5)
+        for (const error of refused) {
+          expect(error).toBeInstanceOf(LimitReached)
+          expect(error).toMatchObject({ limit: "webhooks per project", value: 10 })
+        }
+        expect(yield* webhooks.listByProject(project.id)).toHaveLength(10)
+        // Another project of the account counts its own; a removal makes room again.
+        expect((yield* Effect.result(webhooks.insert(yield* newWebhookOf(other.id), t0, 1)))._tag).toBe(
+          "Success"
+        )
+        expect((yield* Effect.result(webhooks.insert(yield* newWebhookOf(other.id), t0, 1)))._tag).toBe(
+          "Failure"
+        )
+        const [first] = yield* webhooks.listByProject(project.id)
+        if (first === undefined) return yield* Effect.die(new Error("no webhook"))
+        expect(yield* webhooks.remove(project.id, first.id)).toBe(true)
+        expect((yield* Effect.result(webhooks.insert(yield* newWebhookOf(project.id), t0, 10)))._tag).toBe(
+          "Success"
+        )
+        expect((yield* Effect.result(webhooks.insert(yield* newWebhookOf(project.id), t0, 10)))._tag).toBe(
+          "Failure"
+        )
+      })
   )
 }
 

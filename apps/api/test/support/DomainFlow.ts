@@ -53,6 +53,8 @@ export const flowLayer = <E, R>(options: FlowOptions<E, R>) =>
                 lease: "30 seconds",
                 pollInterval: "100 millis",
                 retryBase: "5 seconds",
+                disableAfter: "72 hours",
+                deliveriesInFlight: 16,
                 sendTimeout: NodeWebhookSender.defaultTimeout
               })
             )

@@ -15,9 +15,15 @@ import {
   ProjectRepository
 } from "@petstore/custom-domains"
 import { AccountName } from "@petstore/kernel"
-import { PgDomainRepository, PgMigrations, PgProjectRepository, PgStore } from "@petstore/store-pg"
+import {
+  PgDomainRepository,
+  PgMigrations,
+  PgProjectRepository,
+  PgStore,
+  PrivateKeyCipher
+} from "@petstore/store-pg"
 import { TestDatabase } from "@petstore/testing"
-import { Effect, Exit, Layer, ManagedRuntime, Result, Scope } from "effect"
+import { Effect, Exit, Layer, ManagedRuntime, Redacted, Result, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 
 export const zone = "example.com"
@@ -30,7 +36,11 @@ const account = AccountName.make("scaling-test")
 const hostnameOf = (n: number) =>
   Result.getOrThrowWith(normaliseHostname(`${n}.${zone}`, [platformDomain]), (rule) => new Error(rule))
 
-type StoreServices = CustomDomainRepository | ProjectRepository | SqlClient.SqlClient
+type StoreServices =
+  | CustomDomainRepository
+  | ProjectRepository
+  | SqlClient.SqlClient
+  | PrivateKeyCipher.PrivateKeyCipher
 
 export interface TestStore {
   readonly url: string
@@ -48,7 +58,9 @@ export const openTestStore = async (): Promise<TestStore> => {
   const database = await Effect.runPromise(Scope.provide(TestDatabase.make, scope))
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(PgProjectRepository.layer, PgDomainRepository.layer).pipe(
-      Layer.provideMerge(PgStore.clientLayer({ url: database.url, maxConnections: 4 }))
+      Layer.provideMerge(PgStore.clientLayer({ url: database.url, maxConnections: 4 })),
+      // The migrations encrypt the webhooks' secrets they find (none here).
+      Layer.provideMerge(PrivateKeyCipher.layer(Redacted.make("worker tests' secret")))
     )
   )
   const run = <A, E>(effect: Effect.Effect<A, E, StoreServices>) => runtime.runPromise(effect)

@@ -11,9 +11,14 @@ import {
   type DeliveryAttempt,
   DomainEvent,
   DomainEventId,
+  enabledWebhook,
   Hostname,
+  limitReached,
+  newWebhook,
   ProjectId,
+  rotatedWebhook,
   type SendOutcome,
+  signingSecretsOf,
   type Webhook,
   WebhookDelivery,
   type WebhookDeliveryKey,
@@ -22,9 +27,7 @@ import {
   Webhook as WebhookRecord,
   WebhookRepository,
   type WebhookRequest,
-  WebhookSender,
-  webhookIdFrom,
-  webhookSecretFrom
+  WebhookSender
 } from "../../src/index.js"
 import { addedDomain } from "./Domains.js"
 
@@ -102,18 +105,22 @@ export const webhookWorld: Layer.Layer<
     const isLive = (lease: CustomDomainLease | null, now: Date) =>
       lease !== null && lease.until.getTime() > now.getTime()
 
+    /** The project's webhook changed by `change`; none when it has none of that id. */
+    const change = (projectId: ProjectId, id: WebhookId, update: (webhook: Webhook) => Webhook) =>
+      Ref.modify(webhooks, (all): [Option.Option<Webhook>, ReadonlyArray<Webhook>] => {
+        const found = all.find((webhook) => webhook.projectId === projectId && webhook.id === id)
+        if (found === undefined) return [Option.none(), all]
+        const changed = update(found)
+        return [Option.some(changed), all.map((webhook) => (webhook === found ? changed : webhook))]
+      })
+
     const webhookRepository: WebhookRepository["Service"] = {
-      insert: (input, now) =>
+      insert: (input, now, maxPerProject) =>
         Effect.gen(function* () {
+          const owned = (yield* Ref.get(webhooks)).filter((webhook) => webhook.projectId === input.projectId)
+          if (owned.length >= maxPerProject) return yield* limitReached("webhooksPerProject", maxPerProject)
           const seed = yield* Ref.updateAndGet(made, (count) => count + 1)
-          const webhook = new WebhookRecord({
-            id: webhookIdFrom(bytesOf(seed, 17)),
-            projectId: input.projectId,
-            url: input.url,
-            events: input.events,
-            secret: webhookSecretFrom(bytesOf(seed, 32)),
-            createdAt: now
-          })
+          const webhook = newWebhook(input, now, (size) => bytesOf(seed, size))
           yield* Ref.update(webhooks, (all) => [...all, webhook])
           return webhook
         }),
@@ -122,6 +129,13 @@ export const webhookWorld: Layer.Layer<
       find: (projectId, id) =>
         Effect.map(Ref.get(webhooks), (all) =>
           Option.fromNullishOr(all.find((webhook) => webhook.projectId === projectId && webhook.id === id))
+        ),
+      enable: (projectId, id) => change(projectId, id, enabledWebhook),
+      rotateSecret: (projectId, id, now) =>
+        Effect.flatMap(
+          Ref.updateAndGet(made, (count) => count + 1),
+          (seed) =>
+            change(projectId, id, (webhook) => rotatedWebhook(webhook, now, (size) => bytesOf(seed, size)))
         ),
       remove: (projectId, id) =>
         Effect.gen(function* () {
@@ -162,16 +176,27 @@ export const webhookWorld: Layer.Layer<
                 other.delivery.hostname === row.delivery.hostname &&
                 BigInt(other.delivery.eventId) < BigInt(row.delivery.eventId)
             )
+          const hooks = yield* Ref.get(webhooks)
+          // A webhook's lane is busy while one of its deliveries is leased; disabled ones get nothing.
+          const laneIsFree = (webhookId: WebhookId) =>
+            hooks.some((webhook) => webhook.id === webhookId && webhook.status === "enabled") &&
+            !all.some((other) => other.delivery.webhookId === webhookId && isLive(other.lease, now))
+          const lanes = new Set<WebhookId>()
           const due = pending
             .filter(
               (row) =>
                 row.delivery.nextAttemptAt.getTime() <= now.getTime() &&
                 !isLive(row.lease, now) &&
-                !waitsBehind(row)
+                !waitsBehind(row) &&
+                laneIsFree(row.delivery.webhookId)
             )
             .sort((a, b) => a.delivery.nextAttemptAt.getTime() - b.delivery.nextAttemptAt.getTime())
+            .filter((row) => {
+              if (lanes.has(row.delivery.webhookId)) return false
+              lanes.add(row.delivery.webhookId)
+              return true
+            })
             .slice(0, limit)
-          const hooks = yield* Ref.get(webhooks)
           const eventsById = yield* Ref.get(events)
           const claimed: Array<ClaimedDelivery> = []
           for (const row of due) {
@@ -179,7 +204,13 @@ export const webhookWorld: Layer.Layer<
             const event = eventsById.get(row.delivery.eventId)
             if (webhook === undefined || event === undefined) continue
             yield* setRow({ delivery: row.delivery, lease })
-            claimed.push({ delivery: row.delivery, event, url: webhook.url, secret: webhook.secret })
+            claimed.push({
+              delivery: row.delivery,
+              event,
+              url: webhook.url,
+              secrets: signingSecretsOf(webhook, now),
+              failingSince: webhook.failingSince
+            })
           }
           return claimed
         }),
@@ -194,6 +225,22 @@ export const webhookWorld: Layer.Layer<
             const row = (yield* Ref.get(rows)).get(keyOf(result.delivery))
             if (row === undefined || row.lease?.holder !== holder) continue
             yield* setRow({ delivery: result.delivery, lease: null })
+            const { disabled, expectedFailingSince, failingSince } = result.health
+            yield* Ref.update(webhooks, (all) =>
+              all.map((webhook) =>
+                webhook.id === result.delivery.webhookId &&
+                webhook.status === "enabled" &&
+                webhook.failingSince?.getTime() === expectedFailingSince?.getTime()
+                  ? new WebhookRecord({
+                      ...webhook,
+                      failingSince,
+                      ...(disabled === null
+                        ? {}
+                        : { status: "disabled", disabledAt: disabled.at, disabledReason: disabled.reason })
+                    })
+                  : webhook
+              )
+            )
             yield* Ref.update(attempts, (all) => [
               ...all,
               { webhookId: result.delivery.webhookId, attempt: result.attempt }

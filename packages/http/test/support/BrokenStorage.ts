@@ -50,6 +50,8 @@ export const brokenStorage = () =>
       insert: () => failing("insertWebhook"),
       listByProject: () => failing("listWebhooks"),
       find: () => failing("findWebhook"),
+      enable: () => failing("enableWebhook"),
+      rotateSecret: () => failing("rotateWebhookSecret"),
       remove: () => failing("removeWebhook"),
       listAttempts: () => failing("listDeliveryAttempts")
     }),
