@@ -21,6 +21,7 @@ import {
 import { AccountName } from "@petstore/kernel"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import { inLockedTransaction, LockSpace } from "./internal/AdvisoryLocks.js"
 import { ClaimFromRow, type ClaimRow, claimColumns, storeClaimRows } from "./internal/ClaimRows.js"
 import { storageOperation } from "./internal/storageOperation.js"
 
@@ -59,9 +60,6 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
         from claims where account = ${account}`
     })
 
-    // The first key of the advisory locks that serialise an account's new claims ("clms").
-    const accountLockSpace = 0x636c6d73
-
     /**
      * Counts the account's claims and adds this one in one transaction under an advisory lock of the
      * account's, taken first: two claims at a limit are counted one after the other, never both from
@@ -71,9 +69,12 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
       claim: Claim,
       limits: Pick<LimitValues, "claimsPerAccount" | "pendingClaimsPerAccount">
     ) =>
-      sql.withTransaction(
+      inLockedTransaction(
+        sql,
+        LockSpace.accountClaims,
+        claim.account
+      )(
         Effect.gen(function* () {
-          yield* sql`select pg_advisory_xact_lock(${accountLockSpace}, hashtext(${claim.account}))`
           const owned = yield* countOwned(claim)
           if (owned.exists) return false
           // Refused, nothing is written: the refusal travels as the answer, apart from storage failures.

@@ -53,6 +53,7 @@ import {
 import { AccountName } from "@petstore/kernel"
 import { Clock, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
+import { inLockedTransaction, LockSpace } from "./internal/AdvisoryLocks.js"
 import { ClaimFromRow, storeClaimRows } from "./internal/ClaimRows.js"
 import { isRaceRefusal, LostRace } from "./internal/lostRace.js"
 import { storageOperation } from "./internal/storageOperation.js"
@@ -211,9 +212,6 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
       verification_next_check_at as "nextCheckAt", verification_deadline as "deadline", verification_problems as "problems", certificate,
       created_at as "createdAt", issuance, issuance_next_attempt_at as "issuanceNextAttemptAt", version`)
 
-    // The first key of the advisory locks that order a project's events ("evts" in ASCII).
-    const eventLockSpace = 0x65767473
-
     const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`
     const jsonOrNull = (value: unknown) => (value === null ? sql`null` : json(value))
 
@@ -252,7 +250,7 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
             with ordinality as event("projectId", hostname, type, data, n)
           where (
             select count(*) from (
-              select pg_advisory_xact_lock(${eventLockSpace}, hashtext(project.id))
+              select pg_advisory_xact_lock(${LockSpace.projectEvents}, hashtext(project.id))
               from (
                 select distinct id from jsonb_array_elements_text(${projects}::jsonb) as id
                 order by 1) as project) as locked) >= 0
@@ -413,9 +411,6 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
         )
         .pipe(Effect.catchTag("LostRace", () => Effect.succeed(false)))
 
-    // The first key of the advisory locks that serialise a project's domain additions ("dmns").
-    const projectLockSpace = 0x646d6e73
-
     /**
      * One statement: the domain and its events, only while its project has fewer than
      * `maxPerProject` domains (both parts read the same count); should the domain be refused (its
@@ -452,9 +447,12 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
      * from the same count.
      */
     const insert = (domain: CustomDomain, maxPerProject: number) =>
-      sql.withTransaction(
+      inLockedTransaction(
+        sql,
+        LockSpace.projectDomains,
+        domain.projectId
+      )(
         Effect.gen(function* () {
-          yield* sql`select pg_advisory_xact_lock(${projectLockSpace}, hashtext(${domain.projectId}))`
           const occurredAt = yield* currentTime
           const events = yield* changesInput([[undefined, domain]])
           return yield* insertBelow({ row: domain, events, occurredAt, maxPerProject })

@@ -21,6 +21,7 @@ import {
 } from "@petstore/custom-domains"
 import { Array as Arr, Effect, Layer, Option, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { inLockedTransaction, LockSpace } from "./internal/AdvisoryLocks.js"
 import { storageOperation } from "./internal/storageOperation.js"
 import { isUniqueViolation } from "./internal/uniqueViolation.js"
 
@@ -89,9 +90,6 @@ export const make: Effect.Effect<ProjectRepository["Service"], never, SqlClient.
       last_deploy_at as "lastDeployAt", last_succeeded_deploy_at as "lastSucceededDeployAt",
       created_at as "createdAt"`)
 
-    // The first key of the advisory locks that serialise an account's project creations ("prjs").
-    const accountLockSpace = 0x70726a73
-
     const insertBelow = SqlSchema.findAll({
       Request: Schema.Struct({ row: ProjectFromRow, maxPerAccount: Schema.Int }),
       Result: Schema.Struct({ id: Schema.String }),
@@ -105,22 +103,20 @@ export const make: Effect.Effect<ProjectRepository["Service"], never, SqlClient.
     })
 
     const insert = (project: Project, maxPerAccount: number) =>
-      sql
-        .withTransaction(
-          sql`select pg_advisory_xact_lock(${accountLockSpace}, hashtext(${project.account}))`.pipe(
-            Effect.andThen(insertBelow({ row: project, maxPerAccount }))
-          )
-        )
-        .pipe(
-          Effect.map((inserted) => (inserted.length === 0 ? "limit" : "inserted")),
-          Effect.catchIf(isUniqueViolation("projects_pkey"), () => Effect.succeed("taken" as const)),
-          storageOperation("ProjectRepository.insert"),
-          Effect.flatMap((outcome): Effect.Effect<void, ProjectIdTaken | LimitReached> => {
-            if (outcome === "taken") return Effect.fail(new ProjectIdTaken({ id: project.id }))
-            if (outcome === "limit") return Effect.fail(limitReached("projectsPerAccount", maxPerAccount))
-            return Effect.void
-          })
-        )
+      inLockedTransaction(
+        sql,
+        LockSpace.accountProjects,
+        project.account
+      )(insertBelow({ row: project, maxPerAccount })).pipe(
+        Effect.map((inserted) => (inserted.length === 0 ? "limit" : "inserted")),
+        Effect.catchIf(isUniqueViolation("projects_pkey"), () => Effect.succeed("taken" as const)),
+        storageOperation("ProjectRepository.insert"),
+        Effect.flatMap((outcome): Effect.Effect<void, ProjectIdTaken | LimitReached> => {
+          if (outcome === "taken") return Effect.fail(new ProjectIdTaken({ id: project.id }))
+          if (outcome === "limit") return Effect.fail(limitReached("projectsPerAccount", maxPerAccount))
+          return Effect.void
+        })
+      )
 
     const listOwned = SqlSchema.findAll({
       Request: Schema.Struct({

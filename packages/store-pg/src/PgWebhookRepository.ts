@@ -29,6 +29,7 @@ import {
 } from "@petstore/custom-domains"
 import { Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { inLockedTransaction, LockSpace } from "./internal/AdvisoryLocks.js"
 import { storageOperation } from "./internal/storageOperation.js"
 import * as WebhookSecrets from "./internal/webhookSecrets.js"
 import { PrivateKeyCipher } from "./PrivateKeyCipher.js"
@@ -136,29 +137,26 @@ export const make: Effect.Effect<
   const openedOne = (rows: ReadonlyArray<WebhookRow>) =>
     Effect.map(opened(rows.slice(0, 1)), (webhooks) => Option.fromNullishOr(webhooks[0]))
 
-  // The first key of the advisory locks that serialise a project's webhook creations ("whks").
-  const projectLockSpace = 0x77686b73
+  const insertBelow = SqlSchema.findAll({
+    Request: Schema.Struct({ row: WebhookRow, maxPerProject: Schema.Int }),
+    Result: WebhookRow,
+    execute: ({ maxPerProject, row }) => sql`
+      insert into webhooks (id, project_id, url, events, secret, created_at)
+      select ${row.id}, ${row.projectId}, ${row.url}, ${eventsArray(row.events)}, ${row.secret},
+        ${row.createdAt}
+      where (select count(*) from webhooks where project_id = ${row.projectId}) < ${maxPerProject}
+      returning ${columns}`
+  })
 
   /** Counts the project's webhooks and adds this one below `maxPerProject`, under the project's lock. */
   const insert = (webhook: Webhook, maxPerProject: number) =>
     Effect.gen(function* () {
       const row = yield* rowOfWebhook(cipher, webhook)
-      const inserted = yield* sql.withTransaction(
-        sql`select pg_advisory_xact_lock(${projectLockSpace}, hashtext(${row.projectId}))`.pipe(
-          Effect.andThen(
-            SqlSchema.findAll({
-              Request: Schema.Void,
-              Result: WebhookRow,
-              execute: () => sql`
-                insert into webhooks (id, project_id, url, events, secret, created_at)
-                select ${row.id}, ${row.projectId}, ${row.url}, ${eventsArray(row.events)}, ${row.secret},
-                  ${row.createdAt}
-                where (select count(*) from webhooks where project_id = ${row.projectId}) < ${maxPerProject}
-                returning ${columns}`
-            })(undefined)
-          )
-        )
-      )
+      const inserted = yield* inLockedTransaction(
+        sql,
+        LockSpace.projectWebhooks,
+        row.projectId
+      )(insertBelow({ row, maxPerProject }))
       return yield* openedOne(inserted)
     })
 

@@ -919,7 +919,7 @@ for (const [name, client] of bothServers) {
                 values (${ids[0] ?? ""}, ${event?.id ?? ""}::bigint, ${n + 1}, 'retrying', ${httpStatus}, ${error}, now())`
             }
 
-            expect((yield* PgMigrations.run).map(([id]) => id)).toEqual(idsFrom(13))
+            expect((yield* PgMigrations.run).map(([id]) => id)).toEqual(idsFrom(14))
             const stored = yield* sql<{ readonly id: string; readonly secret: string }>`
               select id, secret from webhooks order by id`
             for (const [n, row] of stored.entries()) {
