@@ -61,11 +61,11 @@ const ownedBy = (account: string) => [...projects.values()].filter((project) => 
 const MemoryProjects = Layer.succeed(
   ProjectRepository,
   ProjectRepository.of({
-    insert: (project, maxPerAccount) => {
+    insert: (project, { projectsPerAccount }) => {
       if (projects.has(project.id)) return Effect.fail(new ProjectIdTaken({ id: project.id }))
       // Counted and added in one synchronous step: no other insert runs in between.
-      if (ownedBy(project.account).length >= maxPerAccount) {
-        return Effect.fail(limitReached("projectsPerAccount", maxPerAccount))
+      if (ownedBy(project.account).length >= projectsPerAccount) {
+        return Effect.fail(limitReached("projectsPerAccount", projectsPerAccount))
       }
       return Effect.sync(() => void projects.set(project.id, project))
     },

@@ -90,8 +90,8 @@ export const createProject = (account: AccountName, id: ProjectId, plan: Plan) =
       lastSucceededDeployAt: null,
       createdAt: yield* now
     })
-    const { projectsPerAccount } = yield* Limits
-    yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project, projectsPerAccount))
+    const limits = yield* Limits
+    yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project, limits))
     return project
   })
 

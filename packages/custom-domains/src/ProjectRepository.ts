@@ -1,6 +1,6 @@
 /**
  * Port: where documentation projects and their domain configs are kept. An account has at most
- * `maxPerAccount` projects: the store counts and inserts in one step, so concurrent creations at the
+ * `projectsPerAccount` projects: the store counts and inserts in one step, so concurrent creations at the
  * limit never overshoot it.
  */
 
@@ -9,6 +9,7 @@ import type { Effect, Option } from "effect"
 import { Context } from "effect"
 import type { DomainConfig } from "./DomainConfig.js"
 import type { LimitReached, ProjectIdTaken } from "./Errors.js"
+import type { LimitValues } from "./Limits.js"
 import type { Project, ProjectId } from "./Project.js"
 
 export interface ProjectQuery {
@@ -30,11 +31,11 @@ export class ProjectRepository extends Context.Service<
   {
     /**
      * Fails with `ProjectIdTaken` when any account already has a project with this id, and with
-     * `LimitReached` when the project's account has `maxPerAccount` projects already.
+     * `LimitReached` when the project's account has `limits.projectsPerAccount` projects already.
      */
     readonly insert: (
       project: Project,
-      maxPerAccount: number
+      limits: Pick<LimitValues, "projectsPerAccount">
     ) => Effect.Effect<void, ProjectIdTaken | LimitReached | StorageError>
     /** The project with this id, whoever owns it (the edge and the worker need this). */
     readonly findById: (id: ProjectId) => Effect.Effect<Option.Option<Project>, StorageError>

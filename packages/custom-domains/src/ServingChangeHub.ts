@@ -85,7 +85,7 @@ export const announcingProjects: Layer.Layer<ProjectRepository, never, ProjectRe
       const project = (projectId: string) => announce({ _tag: "Project", projectId })
       return ProjectRepository.of({
         ...projects,
-        insert: (created, maxPerAccount) => project(created.id)(projects.insert(created, maxPerAccount)),
+        insert: (created, limits) => project(created.id)(projects.insert(created, limits)),
         update: (changed) => project(changed.id)(projects.update(changed)),
         saveConfig: (id, config) => project(id)(projects.saveConfig(id, config))
       })

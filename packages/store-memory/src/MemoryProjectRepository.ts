@@ -35,7 +35,7 @@ export const make: Effect.Effect<ProjectRepository["Service"]> = Effect.map(
   (table) => {
     const find = (id: ProjectId) => Effect.map(Ref.get(table), HashMap.get(id))
     return ProjectRepository.of({
-      insert: (project, maxPerAccount) =>
+      insert: (project, { projectsPerAccount }) =>
         Effect.flatten(
           Ref.modify(
             table,
@@ -43,8 +43,8 @@ export const make: Effect.Effect<ProjectRepository["Service"]> = Effect.map(
               if (HashMap.has(projects, project.id)) {
                 return [Effect.fail(new ProjectIdTaken({ id: project.id })), projects]
               }
-              if (ownedBy(projects, project.account).length >= maxPerAccount) {
-                return [Effect.fail(limitReached("projectsPerAccount", maxPerAccount)), projects]
+              if (ownedBy(projects, project.account).length >= projectsPerAccount) {
+                return [Effect.fail(limitReached("projectsPerAccount", projectsPerAccount)), projects]
               }
               return [Effect.void, HashMap.set(projects, project.id, { project, config: Option.none() })]
             }

@@ -12,6 +12,7 @@ import {
   DeployStatus,
   DomainConfig,
   type LimitReached,
+  type LimitValues,
   limitReached,
   Plan,
   Project,
@@ -102,18 +103,18 @@ export const make: Effect.Effect<ProjectRepository["Service"], never, SqlClient.
         returning id`
     })
 
-    const insert = (project: Project, maxPerAccount: number) =>
+    const insert = (project: Project, { projectsPerAccount }: Pick<LimitValues, "projectsPerAccount">) =>
       inLockedTransaction(
         sql,
         LockSpace.accountProjects,
         project.account
-      )(insertBelow({ row: project, maxPerAccount })).pipe(
+      )(insertBelow({ row: project, maxPerAccount: projectsPerAccount })).pipe(
         Effect.map((inserted) => (inserted.length === 0 ? "limit" : "inserted")),
         Effect.catchIf(isUniqueViolation("projects_pkey"), () => Effect.succeed("taken" as const)),
         storageOperation("ProjectRepository.insert"),
         Effect.flatMap((outcome): Effect.Effect<void, ProjectIdTaken | LimitReached> => {
           if (outcome === "taken") return Effect.fail(new ProjectIdTaken({ id: project.id }))
-          if (outcome === "limit") return Effect.fail(limitReached("projectsPerAccount", maxPerAccount))
+          if (outcome === "limit") return Effect.fail(limitReached("projectsPerAccount", projectsPerAccount))
           return Effect.void
         })
       )

@@ -162,9 +162,7 @@ for (const [name, client] of bothServers) {
               yield* ContractFixtures.freshProject(),
               yield* ContractFixtures.freshProject()
             ]
-            yield* Effect.forEach([owner, contender], (project) =>
-              projects.insert(project, defaultLimits.projectsPerAccount)
-            )
+            yield* Effect.forEach([owner, contender], (project) => projects.insert(project, defaultLimits))
             const verified = applyVerdict(
               yield* ContractFixtures.newDomainOf(owner, hostname),
               { _tag: "Verified", problems: [] },

@@ -52,9 +52,7 @@ for (const [name, client] of bothServers) {
         const domains = yield* CustomDomainRepository
         const events = yield* DomainEventRepository
         const project = yield* freshProject()
-        yield* Effect.flatMap(ProjectRepository, (projects) =>
-          projects.insert(project, defaultLimits.projectsPerAccount)
-        )
+        yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project, defaultLimits))
         const domain = yield* newDomainOf(project, yield* freshHostname(), t0)
         yield* domains.insert(domain, defaultLimits)
         const holder = "outbox-worker"
@@ -122,9 +120,7 @@ for (const [name, client] of bothServers) {
         const domains = yield* CustomDomainRepository
         const events = yield* DomainEventRepository
         const project = yield* freshProject()
-        yield* Effect.flatMap(ProjectRepository, (projects) =>
-          projects.insert(project, defaultLimits.projectsPerAccount)
-        )
+        yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project, defaultLimits))
         const first = yield* newDomainOf(project, yield* freshHostname(), t0)
         const second = yield* newDomainOf(project, yield* freshHostname(), t0)
         const listed = () =>
@@ -155,9 +151,7 @@ for (const [name, client] of bothServers) {
         const domains = yield* CustomDomainRepository
         const webhooks = yield* WebhookRepository
         const project = yield* freshProject()
-        yield* Effect.flatMap(ProjectRepository, (projects) =>
-          projects.insert(project, defaultLimits.projectsPerAccount)
-        )
+        yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project, defaultLimits))
         const domain = yield* newDomainOf(project, yield* freshHostname(), t0)
         const newWebhook = { projectId: project.id, url: "https://hooks.example.test/race", events: null }
         const removed = yield* webhooks.insert(newWebhook, t0, 10)

@@ -63,7 +63,7 @@ const ownWrites = <E, R>(check: (expected: ServingChange) => Effect.Effect<void,
     const domains = yield* CustomDomainRepository
     const certificates = yield* CertificateStore
     const project = yield* ContractFixtures.freshProject()
-    yield* projects.insert(project, defaultLimits.projectsPerAccount)
+    yield* projects.insert(project, defaultLimits)
     yield* check(projectChange(project.id))
     const domain = yield* ContractFixtures.newDomainOf(project, yield* ContractFixtures.freshHostname())
     yield* domains.insert(domain, defaultLimits)

@@ -189,9 +189,7 @@ export const storedDomain = (
 > =>
   Effect.gen(function* () {
     const project = yield* freshProject()
-    yield* Effect.flatMap(ProjectRepository, (projects) =>
-      projects.insert(project, defaultLimits.projectsPerAccount)
-    )
+    yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project, defaultLimits))
     const domain = yield* newDomainOf(project, yield* freshHostname(kind))
     yield* Effect.flatMap(CustomDomainRepository, (domains) => domains.insert(domain, roomyLimits))
     return domain

@@ -41,9 +41,7 @@ const found = { _tag: "Found" } as const
 const storedDomainOf = (hostname: CustomDomain["hostname"], account?: string) =>
   Effect.gen(function* () {
     const project = yield* freshProject(account === undefined ? {} : { account })
-    yield* Effect.flatMap(ProjectRepository, (projects) =>
-      projects.insert(project, defaultLimits.projectsPerAccount)
-    )
+    yield* Effect.flatMap(ProjectRepository, (projects) => projects.insert(project, defaultLimits))
     const domain = yield* newDomainOf(project, hostname, t0, true)
     yield* Effect.flatMap(CustomDomainRepository, (domains) => domains.insert(domain, roomyLimits))
     return domain

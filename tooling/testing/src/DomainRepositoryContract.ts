@@ -157,7 +157,7 @@ export const projectWith = (kinds: ReadonlyArray<"subdomain" | "apex">, account?
   Effect.gen(function* () {
     const projects = yield* ProjectRepository
     const project = yield* freshProject(account === undefined ? {} : { account })
-    yield* projects.insert(project, defaultLimits.projectsPerAccount)
+    yield* projects.insert(project, defaultLimits)
     const domains = yield* Effect.forEach(kinds, (kind, n) =>
       Effect.flatMap(freshHostname(kind), (hostname) => newDomainOf(project, hostname, later(t0, n * 7 + 1)))
     )

@@ -28,7 +28,7 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
     Effect.gen(function* () {
       const projects = yield* ProjectRepository
       const project = yield* freshProject({ plan: "enterprise", createdAt: later(t0, 123) })
-      yield* projects.insert(project, defaultLimits.projectsPerAccount)
+      yield* projects.insert(project, defaultLimits)
       expect(Option.map(yield* projects.findById(project.id), fields)).toEqual(Option.some(fields(project)))
       expect(Option.map(yield* projects.findOwned(project.account, project.id), fields)).toEqual(
         Option.some(fields(project))
@@ -40,7 +40,7 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
     Effect.gen(function* () {
       const projects = yield* ProjectRepository
       const project = yield* freshProject()
-      yield* projects.insert(project, defaultLimits.projectsPerAccount)
+      yield* projects.insert(project, defaultLimits)
       const stranger = AccountName.make(`other-${yield* randomToken}`)
       expect(yield* projects.findOwned(stranger, project.id)).toEqual(Option.none())
       const unknown = ProjectId.make(`unknown-${yield* randomToken}`)
@@ -53,7 +53,7 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
     Effect.gen(function* () {
       const projects = yield* ProjectRepository
       const project = yield* freshProject({ plan: "free" })
-      yield* projects.insert(project, defaultLimits.projectsPerAccount)
+      yield* projects.insert(project, defaultLimits)
 
       const succeeded = recordDeploy(
         new Project({ ...project, plan: "pro" }),
@@ -75,9 +75,9 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
     Effect.gen(function* () {
       const projects = yield* ProjectRepository
       const project = yield* freshProject({ plan: "pro" })
-      yield* projects.insert(project, defaultLimits.projectsPerAccount)
+      yield* projects.insert(project, defaultLimits)
       const same = yield* Effect.flip(
-        projects.insert(new Project({ ...project, plan: "free" }), defaultLimits.projectsPerAccount)
+        projects.insert(new Project({ ...project, plan: "free" }), defaultLimits)
       )
       expect(same._tag).toBe("ProjectIdTaken")
       const other = new Project({
@@ -85,7 +85,7 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
         account: AccountName.make(`other-${yield* randomToken}`),
         plan: "enterprise"
       })
-      const taken = yield* Effect.flip(projects.insert(other, defaultLimits.projectsPerAccount))
+      const taken = yield* Effect.flip(projects.insert(other, defaultLimits))
       expect(taken._tag).toBe("ProjectIdTaken")
       if (taken._tag === "ProjectIdTaken") expect(taken.id).toBe(project.id)
       expect(Option.map(yield* projects.findById(project.id), fields)).toEqual(Option.some(fields(project)))
@@ -103,7 +103,7 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
           Effect.exit(
             projects.insert(
               new Project({ ...base, account: AccountName.make(`${base.account}-${n}`) }),
-              defaultLimits.projectsPerAccount
+              defaultLimits
             )
           ),
         { concurrency: "unbounded" }
@@ -122,15 +122,15 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
     Effect.gen(function* () {
       const projects = yield* ProjectRepository
       const first = yield* freshProject()
-      yield* projects.insert(first, 2)
-      yield* projects.insert(yield* freshProject({ account: first.account }), 2)
+      yield* projects.insert(first, { projectsPerAccount: 2 })
+      yield* projects.insert(yield* freshProject({ account: first.account }), { projectsPerAccount: 2 })
       const third = yield* freshProject({ account: first.account })
-      const refused = yield* Effect.flip(projects.insert(third, 2))
+      const refused = yield* Effect.flip(projects.insert(third, { projectsPerAccount: 2 }))
       expect(refused).toMatchObject({ _tag: "LimitReached", limit: "projects per account", value: 2 })
       expect(yield* projects.findById(third.id)).toEqual(Option.none())
       // Another account starts from none; a higher limit lets this one grow again.
-      yield* projects.insert(yield* freshProject(), 1)
-      yield* projects.insert(third, 3)
+      yield* projects.insert(yield* freshProject(), { projectsPerAccount: 1 })
+      yield* projects.insert(third, { projectsPerAccount: 3 })
       expect(Option.map(yield* projects.findById(third.id), fields)).toEqual(Option.some(fields(third)))
     })
   )
@@ -140,9 +140,13 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
       const projects = yield* ProjectRepository
       const account = (yield* freshProject()).account
       const candidates = yield* Effect.forEach(Arr.range(1, 12), () => freshProject({ account }))
-      const exits = yield* Effect.forEach(candidates, (project) => Effect.exit(projects.insert(project, 5)), {
-        concurrency: "unbounded"
-      })
+      const exits = yield* Effect.forEach(
+        candidates,
+        (project) => Effect.exit(projects.insert(project, { projectsPerAccount: 5 })),
+        {
+          concurrency: "unbounded"
+        }
+      )
       expect(exits.filter(Exit.isSuccess)).toHaveLength(5)
       for (const exit of exits) {
         if (Exit.isFailure(exit)) {
@@ -164,9 +168,11 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
       // Hyphens and digits sort bytewise: "a-2" < "a0" < "a1", whatever the database's collation.
       const ids = ["a1", "a-2", "b", "a0", "c-c"].map((id) => ProjectId.make(`${id}-${token}`))
       for (const id of ids) {
-        yield* projects.insert(new Project({ ...(yield* freshProject({ account })), id }), 100)
+        yield* projects.insert(new Project({ ...(yield* freshProject({ account })), id }), {
+          projectsPerAccount: 100
+        })
       }
-      yield* projects.insert(yield* freshProject(), 100)
+      yield* projects.insert(yield* freshProject(), { projectsPerAccount: 100 })
       const sorted = [...ids].sort()
       const first = yield* projects.listOwned({ account, after: Option.none(), limit: 2 })
       expect(first.projects.map((project) => project.id)).toEqual(sorted.slice(0, 2))
@@ -199,7 +205,7 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
     Effect.gen(function* () {
       const projects = yield* ProjectRepository
       const project = yield* freshProject()
-      yield* projects.insert(project, defaultLimits.projectsPerAccount)
+      yield* projects.insert(project, defaultLimits)
       expect(yield* projects.findConfig(project.id)).toEqual(Option.none())
 
       const primary = `docs.${project.id}.com`
@@ -234,8 +240,8 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
       const projects = yield* ProjectRepository
       const first = yield* freshProject()
       const second = yield* freshProject({ account: first.account })
-      yield* projects.insert(first, defaultLimits.projectsPerAccount)
-      yield* projects.insert(second, defaultLimits.projectsPerAccount)
+      yield* projects.insert(first, defaultLimits)
+      yield* projects.insert(second, defaultLimits)
       const config = new DomainConfig({ primary: `${first.id}.docs-platform.test`, redirects: [] })
       yield* projects.saveConfig(first.id, config)
       expect(yield* projects.findConfig(second.id)).toEqual(Option.none())

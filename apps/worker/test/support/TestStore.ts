@@ -84,7 +84,7 @@ export const openTestStore = async (): Promise<TestStore> => {
             lastSucceededDeployAt: deployedAt,
             createdAt: deployedAt
           }),
-          defaultLimits.projectsPerAccount
+          defaultLimits
         )
       )
     )

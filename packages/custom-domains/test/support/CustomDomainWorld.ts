@@ -282,12 +282,12 @@ export const fakeWorld: Layer.Layer<
       })
 
     const projectRepository: ProjectRepository["Service"] = {
-      insert: (project, maxPerAccount) =>
+      insert: (project, { projectsPerAccount }) =>
         Effect.flatMap(Ref.get(projects), (map): Effect.Effect<void, ProjectIdTaken | LimitReached> => {
           if (map.has(project.id)) return Effect.fail(new ProjectIdTaken({ id: project.id }))
           const owned = [...map.values()].filter((stored) => stored.account === project.account)
-          return owned.length >= maxPerAccount
-            ? Effect.fail(limitReached("projectsPerAccount", maxPerAccount))
+          return owned.length >= projectsPerAccount
+            ? Effect.fail(limitReached("projectsPerAccount", projectsPerAccount))
             : Ref.update(projects, (m) => new Map(m).set(project.id, project))
         }),
       listOwned: ({ account, after, limit }) =>
