@@ -11,6 +11,9 @@ import { dataDirectoryVariable, defaultDataDirectory } from "./DataDirectory.js"
 import { limitHeapGrowth } from "./HeapGrowth.js"
 
 exitUnlessSupportedNode()
+// Everything the API writes (the data directory, its database, the CA's files, the compile cache that
+// Node makes below) is its user's alone: the umask says so before anything is written.
+process.umask(process.umask(0o077) | 0o077)
 limitHeapGrowth()
 enablePrivateCompileCache(process.env[dataDirectoryVariable] || defaultDataDirectory)
 
