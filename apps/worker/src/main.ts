@@ -6,5 +6,7 @@
 import { exitUnlessSupportedNode } from "@petstore/app-config/RequiredNode"
 
 exitUnlessSupportedNode()
+// What the worker writes (the CA's files in the data directory) is its user's alone.
+process.umask(process.umask(0o077) | 0o077)
 
 await import("./WorkerProcess.js")
