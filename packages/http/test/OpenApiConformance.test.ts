@@ -2,6 +2,8 @@
  * Every operation's answers, for each status it documents, validated against the OpenAPI document the
  * server itself publishes (JSON Schema 2020-12, as OpenAPI 3.1 uses).
  */
+import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { describe, expect, layer } from "@effect/vitest"
 import { MemoryStore } from "@petstore/store-memory"
 import { Ajv2020 } from "ajv/dist/2020.js"
@@ -21,6 +23,11 @@ interface ResponseObject {
 }
 
 const dns = makeTxtDns()
+
+/** The contract's committed document (`@petstore/api`'s `openapi.json`). */
+const committedDocument: unknown = JSON.parse(
+  readFileSync(createRequire(import.meta.url).resolve("@petstore/api/openapi.json"), "utf8")
+)
 
 layer(TestServerLive(MemoryStore.layer, { dns: dns.layer }), { excludeTestServices: true })(
   "responses conform to the published OpenAPI document",
@@ -308,6 +315,14 @@ layer(TestServerLive(MemoryStore.layer, { dns: dns.layer }), { excludeTestServic
           }
           expect(document.paths["/v1/pets/{petId}"]?.get?.deprecated).toBe(true)
           expect(document.paths["/v1/pets"]?.get?.security).toEqual([{ apiKey: [] }])
+        })
+      )
+
+      it.effect("the served document is the contract's committed openapi.json", () =>
+        Effect.gen(function* () {
+          const server = yield* TestServer
+          const served = yield* json(yield* server.request("/v1/openapi.json", { key: null }))
+          expect(served).toEqual(committedDocument)
         })
       )
     })
