@@ -20,7 +20,9 @@ import {
   type DnsAnswer,
   DnsName,
   DnsResolver,
+  DecidedWritesStore,
   type DomainConfig,
+  DomainConfigRepository,
   domainLimitRefusal,
   getDomain,
   type HostnameRelease,
@@ -87,9 +89,15 @@ const MemoryProjects = Layer.succeed(
       Effect.sync(() =>
         Option.filter(Option.fromNullishOr(projects.get(id)), (found) => found.account === account)
       ),
-    update: (project) => Effect.sync(() => void projects.set(project.id, project)),
-    findConfig: (id) => Effect.sync(() => Option.fromNullishOr(configs.get(id))),
-    saveConfig: (id, config) => Effect.sync(() => void configs.set(id, config))
+    update: (project) => Effect.sync(() => void projects.set(project.id, project))
+  })
+)
+
+const MemoryConfigs = Layer.succeed(
+  DomainConfigRepository,
+  DomainConfigRepository.of({
+    find: (id) => Effect.sync(() => Option.fromNullishOr(configs.get(id))),
+    save: (id, config) => Effect.sync(() => void configs.set(id, config))
   })
 )
 
@@ -134,17 +142,6 @@ const MemoryDomains = Layer.succeed(
       Effect.sync(() => all().filter((domain) => DnsName.isAtOrUnder(domain.hostname, apex))),
     listByProject: (projectId) => Effect.sync(() => all().filter((domain) => domain.projectId === projectId)),
     update: (domain) => Effect.sync(() => replace(domain)),
-    // One fiber writes here: the writes are applied one after the other, each checked first.
-    storeDecided: ({ claims: decidedClaims, domains: decidedDomains }) =>
-      Effect.sync(() => {
-        const asDecided =
-          decidedDomains.every((domain) => domains.get(keyOf(domain))?.version === domain.version) &&
-          decidedClaims.every((claim) => claims.get(claimKey(claim))?.version === claim.version)
-        if (!asDecided) return false
-        for (const domain of decidedDomains) replace(domain)
-        for (const claim of decidedClaims) storeClaim(claim, true)
-        return true
-      }),
     remove: (projectId, hostname) =>
       Effect.sync(() => {
         const removed = Option.fromNullishOr(domains.get(keyOf({ projectId, hostname })))
@@ -321,9 +318,28 @@ const program = Effect.gen(function* () {
   console.log((yield* Effect.flip(getDomain(account, handbook, "docs.example.com")))._tag)
 })
 
+const MemoryDecidedWrites = Layer.succeed(
+  DecidedWritesStore,
+  DecidedWritesStore.of({
+    // One fiber writes here: the writes are applied one after the other, each checked first.
+    storeDecided: ({ claims: decidedClaims, domains: decidedDomains }) =>
+      Effect.sync(() => {
+        const asDecided =
+          decidedDomains.every((domain) => domains.get(keyOf(domain))?.version === domain.version) &&
+          decidedClaims.every((claim) => claims.get(claimKey(claim))?.version === claim.version)
+        if (!asDecided) return false
+        for (const domain of decidedDomains) replace(domain)
+        for (const claim of decidedClaims) storeClaim(claim, true)
+        return true
+      })
+  })
+)
+
 const Ports = Layer.mergeAll(
   MemoryProjects,
+  MemoryConfigs,
   MemoryDomains,
+  MemoryDecidedWrites,
   MemoryClaims,
   MemoryOwnership,
   MemoryCertificates,

@@ -12,7 +12,7 @@ import { CertificateIssuer, CertificateStore, type OrderState } from "./Certific
 import { CertificateDelay, diagnoseDelay } from "./CertificateLifecycle.js"
 import type { CustomDomain } from "./CustomDomain.js"
 import type { Problem } from "./CustomDomainProblem.js"
-import { observeDomain } from "./CustomDomains.js"
+import { observeDomain } from "./DomainObservation.js"
 import {
   attemptBlocked,
   caUnreachable,

@@ -7,12 +7,9 @@
 import type { StorageError } from "@petstore/kernel"
 import type { Effect, Option, Redacted } from "effect"
 import { Context, Schema } from "effect"
+import type { OrderRef } from "./CustomDomain.js"
 import type { Hostname } from "./Hostname.js"
 import type { ProjectId } from "./Project.js"
-
-/** The CA's handle on an order (for ACME, the order URL). */
-export const OrderRef = Schema.String.pipe(Schema.brand("OrderRef"))
-export type OrderRef = typeof OrderRef.Type
 
 /** Where an order stands (RFC 8555 section 7.1.6). */
 export const OrderState = Schema.Union([

@@ -92,13 +92,6 @@ export const isRetryable = (certificate: Certificate): boolean =>
   certificate.status === "pending" || certificate.status === "delayed" || certificate.status === "failed"
 
 /**
- * Re-verify (or a renewal): a new order. The dates of the certificate already issued are kept, as it
- * is still served until it expires or is replaced.
- */
-export const restartIssuance = (certificate: Certificate): Certificate =>
-  makeCertificate({ ...certificate, status: "pending", problems: [] })
-
-/**
  * What stands in the way of a certificate (shown while it is pending, and as the causes once it is
  * late), from the domain checked again now and the CAA rule's finding. A lookup that got no answer
  * (`dns_error`) is reported as it is, never as "no longer verifies"; an empty result means no cause

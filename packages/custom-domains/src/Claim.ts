@@ -10,12 +10,8 @@ import { AccountName } from "@petstore/kernel"
 import { Duration, Schema } from "effect"
 import * as DnsName from "./DnsName.js"
 import { Hostname } from "./Hostname.js"
-import {
-  type OwnershipProof,
-  type OwnershipToken,
-  ownershipRecordName,
-  ownershipRecordValue
-} from "./Ownership.js"
+import { type OwnershipProof } from "./Ownership.js"
+import { ownershipRecordName, ownershipRecordValue, type OwnershipToken } from "./OwnershipRecord.js"
 import { firstVersion, StoredVersion } from "./StoredVersion.js"
 import { Timestamp } from "./Timestamp.js"
 

@@ -8,8 +8,8 @@ import { Array as Arr, Clock, Duration, Effect, Option } from "effect"
 import type { Claim } from "./Claim.js"
 import { ClaimRepository } from "./ClaimRepository.js"
 import { type ClaimCheck, checkClaim, claimCheckWrites } from "./Claims.js"
-import type { DueCheckOptions } from "./CustomDomainChecks.js"
-import { CustomDomainRepository } from "./CustomDomainRepository.js"
+import { DecidedWritesStore } from "./DecidedWritesStore.js"
+import type { DueCheckOptions } from "./Lease.js"
 
 export interface DueClaimRound {
   readonly claimed: number
@@ -25,8 +25,8 @@ export interface DueClaimRound {
 const storeTakeover = (check: ClaimCheck, release: (claim: Claim) => Effect.Effect<void>) =>
   Effect.gen(function* () {
     if (check.rivals.length === 0 && check.losers.length === 0) return Option.some(check.claim)
-    const domains = yield* CustomDomainRepository
-    if (!(yield* domains.storeDecided(claimCheckWrites(check)))) yield* release(check.claim)
+    const decided = yield* DecidedWritesStore
+    if (!(yield* decided.storeDecided(claimCheckWrites(check)))) yield* release(check.claim)
     return Option.none<Claim>()
   })
 

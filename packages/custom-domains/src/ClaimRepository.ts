@@ -6,10 +6,9 @@ import type { AccountName, StorageError } from "@petstore/kernel"
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
 import type { Claim } from "./Claim.js"
-import type { CustomDomainLease } from "./CustomDomainRepository.js"
-import type { LimitReached } from "./Errors.js"
+import type { Lease } from "./Lease.js"
+import type { LimitReached, LimitValues } from "./Limits.js"
 import type { Hostname } from "./Hostname.js"
-import type { LimitValues } from "./Limits.js"
 
 export class ClaimRepository extends Context.Service<
   ClaimRepository,
@@ -37,7 +36,7 @@ export class ClaimRepository extends Context.Service<
     /**
      * Replaces the stored claim (same account and apex) while it is still at `claim.version`, ending
      * any lease; false when it is not (another write came first, or it is gone). What a proof takes
-     * from others is stored with it by `CustomDomainRepository.storeDecided`.
+     * from others is stored with it by `DecidedWritesStore.storeDecided`.
      */
     readonly update: (claim: Claim) => Effect.Effect<boolean, StorageError>
     /** False when the account had no claim of this apex. */
@@ -49,7 +48,7 @@ export class ClaimRepository extends Context.Service<
     readonly claimDue: (
       now: Date,
       limit: number,
-      lease: CustomDomainLease
+      lease: Lease
     ) => Effect.Effect<ReadonlyArray<Claim>, StorageError>
     /** Stores leased rechecks' results, each only while `holder` still holds its lease; how many were stored. */
     readonly completeChecks: (

@@ -6,10 +6,9 @@
  */
 import { AccountName } from "@petstore/kernel"
 import { Schema } from "effect"
-import { OrderRef } from "./CertificateIssuer.js"
 import { Problem } from "./CustomDomainProblem.js"
 import { Hostname, HostnameKind } from "./Hostname.js"
-import { OwnershipRecord } from "./Ownership.js"
+import { OwnershipRecord } from "./OwnershipRecord.js"
 import { ProjectId } from "./Project.js"
 import { StoredVersion } from "./StoredVersion.js"
 import { Timestamp } from "./Timestamp.js"
@@ -59,6 +58,10 @@ export class Certificate extends Schema.Class<Certificate>("Certificate")(
 
 /** `new Certificate(props)`, with the same checks (see ValidatingConstructor). */
 export const makeCertificate = validatingConstructor(Certificate)
+
+/** The CA's handle on an order (for ACME, the order URL). */
+export const OrderRef = Schema.String.pipe(Schema.brand("OrderRef"))
+export type OrderRef = typeof OrderRef.Type
 
 /** Where the work on a certificate stands: internal, for the worker that drives the CA. */
 export class Issuance extends Schema.Class<Issuance>("Issuance")(

@@ -9,7 +9,10 @@ import { Array as Arr, Clock, Duration, Effect, Option } from "effect"
 import { advanceCertificate } from "./CertificateIssuance.js"
 import { type CustomDomain, isCheckDue } from "./CustomDomain.js"
 import { CustomDomainRepository, type HostnameHold, type LeasedWork } from "./CustomDomainRepository.js"
-import { checkDomain, checkWrites, type HostnameOwnership, ownershipFactsOf } from "./CustomDomains.js"
+import { DecidedWritesStore } from "./DecidedWritesStore.js"
+import type { DueCheckOptions, DueCheckRound } from "./Lease.js"
+import { checkDomain, checkWrites } from "./DomainCheck.js"
+import { type HostnameOwnership, ownershipFactsOf } from "./OwnershipFacts.js"
 
 /**
  * Work done on a leased domain: its result, and where it stands: to be stored with the round's
@@ -40,8 +43,8 @@ export const workOnCustomDomain = (
     }
     const check = yield* checkDomain(domain, ownershipOf(domain))
     if (check.losers.length === 0) return { result: check.domain, state: "toStore" } satisfies DoneWork
-    const stored = yield* Effect.flatMap(CustomDomainRepository, (domains) =>
-      domains.storeDecided(checkWrites(check))
+    const stored = yield* Effect.flatMap(DecidedWritesStore, (decided) =>
+      decided.storeDecided(checkWrites(check))
     )
     return { result: check.domain, state: stored ? "stored" : "outpaced" } satisfies DoneWork
   })
@@ -49,23 +52,6 @@ export const workOnCustomDomain = (
 /** Work done on a leased domain, with the domain as it was claimed. */
 interface LeasedDone extends DoneWork {
   readonly claimed: CustomDomain
-}
-
-export interface DueCheckOptions {
-  /** Identifies this worker's leases; unique per process. */
-  readonly holder: string
-  /** How many domains one round claims. */
-  readonly batchSize: number
-  readonly concurrency: number
-  /** How long a claimed check may take before another worker may take it over. */
-  readonly lease: Duration.Input
-}
-
-export interface DueCheckRound {
-  readonly claimed: number
-  readonly completed: number
-  /** Results not stored: the lease was lost or the domain removed meanwhile. */
-  readonly abandoned: number
 }
 
 export const checkDueCustomDomains = (options: DueCheckOptions) =>

@@ -13,18 +13,12 @@
 import type { AccountName, StorageError } from "@petstore/kernel"
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
-import type { Claim } from "./Claim.js"
 import type { CustomDomain, CustomDomainKey } from "./CustomDomain.js"
-import type { HostnameTaken, LimitReached } from "./Errors.js"
+import type { HostnameTaken } from "./DomainErrors.js"
+import type { LimitReached, LimitValues } from "./Limits.js"
 import type { Hostname } from "./Hostname.js"
-import type { LimitValues } from "./Limits.js"
+import type { Lease } from "./Lease.js"
 import type { ProjectId } from "./Project.js"
-
-export interface CustomDomainLease {
-  /** Who holds it: a worker's id, unique per process. */
-  readonly holder: string
-  readonly until: Date
-}
 
 /** An account's hold on a hostname: its domain with it, or the one it adds. */
 export interface HostnameHold {
@@ -42,16 +36,6 @@ export const isRivalOf =
 export interface LeasedWork {
   readonly claimed: CustomDomain
   readonly result: CustomDomain
-}
-
-/**
- * What one decision writes at once (a check's outcome: the domain, the other accounts' domains that
- * lose the name to it; a claim's proof: the claim, the claims it lapses and the domains it takes):
- * each domain and claim as decided from the version it carries.
- */
-export interface DecidedWrites {
-  readonly domains: ReadonlyArray<CustomDomain>
-  readonly claims: ReadonlyArray<Claim>
 }
 
 export class CustomDomainRepository extends Context.Service<
@@ -90,12 +74,6 @@ export class CustomDomainRepository extends Context.Service<
      * worker's check that started from the older state cannot overwrite this one.
      */
     readonly update: (domain: CustomDomain) => Effect.Effect<boolean, StorageError>
-    /**
-     * Stores every domain and claim of `writes` (replacing the stored ones, ending their leases), each
-     * only while it is still at the version it carries, all or nothing: false, and nothing changed,
-     * when one is not, is gone, or when the domains would leave two verified domains of one hostname.
-     */
-    readonly storeDecided: (writes: DecidedWrites) => Effect.Effect<boolean, StorageError>
     /** The domain removed from that project, as it was; none when there was no such domain. */
     readonly remove: (
       projectId: ProjectId,
@@ -108,7 +86,7 @@ export class CustomDomainRepository extends Context.Service<
     readonly claimDue: (
       now: Date,
       limit: number,
-      lease: CustomDomainLease
+      lease: Lease
     ) => Effect.Effect<ReadonlyArray<CustomDomain>, StorageError>
     /** How many domains have work due at `now`, whether or not a worker holds them (the queue depth). */
     readonly countDue: (now: Date) => Effect.Effect<number, StorageError>

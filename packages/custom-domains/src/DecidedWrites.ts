@@ -8,7 +8,7 @@ import type { StorageError } from "@petstore/kernel"
 import { Effect } from "effect"
 import { Claim } from "./Claim.js"
 import { type CustomDomain, makeCustomDomain } from "./CustomDomain.js"
-import { CustomDomainRepository, type DecidedWrites } from "./CustomDomainRepository.js"
+import { type DecidedWrites, DecidedWritesStore } from "./DecidedWritesStore.js"
 
 /** A decision: its answer, and what must be stored for it to stand (nothing: it stands as read). */
 export interface Decision<A> {
@@ -33,12 +33,12 @@ export const decisionAttempts = 8
 export const decideAndStore = <A, E, R, E2, R2>(
   decide: Effect.Effect<Decision<A>, E, R>,
   whenOutpaced: Effect.Effect<A, E2, R2>
-): Effect.Effect<A, E | E2 | StorageError, R | R2 | CustomDomainRepository> =>
+): Effect.Effect<A, E | E2 | StorageError, R | R2 | DecidedWritesStore> =>
   Effect.gen(function* () {
-    const repository = yield* CustomDomainRepository
+    const store = yield* DecidedWritesStore
     for (let attempt = 1; attempt <= decisionAttempts; attempt++) {
       const decision = yield* decide
-      if (!hasWrites(decision.writes) || (yield* repository.storeDecided(decision.writes))) {
+      if (!hasWrites(decision.writes) || (yield* store.storeDecided(decision.writes))) {
         return decision.answer
       }
       yield* Effect.yieldNow

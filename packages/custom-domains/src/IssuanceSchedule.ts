@@ -9,16 +9,16 @@
  * only makes it happen at once.
  */
 import { Duration } from "effect"
-import type { OrderRef } from "./CertificateIssuer.js"
+import type { OrderRef } from "./CustomDomain.js"
 import {
   certificateDelayAfter,
   delayed,
   issuanceFailed,
   issued,
   renewalDueAt,
-  restartIssuance,
   withFindings
 } from "./CertificateLifecycle.js"
+import { freshIssuance, withIssuance } from "./CertificateRequest.js"
 import {
   type CustomDomain,
   type Issuance,
@@ -46,20 +46,9 @@ export const backoff = (attempts: number, first: Duration.Duration, longest: Dur
     Math.min(Duration.toMillis(first) * 2 ** Math.min(attempts, 30), Duration.toMillis(longest))
   )
 
-const withIssuance = (domain: CustomDomain, issuance: Issuance, certificate = domain.certificate) =>
-  makeCustomDomain({ ...domain, certificate, issuance })
-
-/** A certificate is asked for now (verification or Re-verify): `pending`, worked on at once. */
-export const requestCertificate = (domain: CustomDomain, now: Date): CustomDomain =>
-  withIssuance(
-    domain,
-    makeIssuance({ requestedAt: now, order: null, nextAttemptAt: now, attempts: 0 }),
-    restartIssuance(domain.certificate)
-  )
-
 /** The issued certificate is due for renewal: a new order, while the current one keeps being served. */
 export const renewCertificate = (domain: CustomDomain, now: Date): CustomDomain =>
-  withIssuance(domain, makeIssuance({ requestedAt: now, order: null, nextAttemptAt: now, attempts: 0 }))
+  withIssuance(domain, freshIssuance(now))
 
 /** Whether the worker has certificate work for `domain` at `now`. */
 export const isIssuanceDue = (domain: CustomDomain, now: Date): boolean =>

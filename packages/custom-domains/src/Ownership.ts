@@ -16,51 +16,11 @@
  * name must not take the real owner's site down.
  */
 import type { AccountName } from "@petstore/kernel"
-import { Duration, Schema } from "effect"
-import { Hex } from "effect/encoding"
+import { Duration } from "effect"
 import { Problem } from "./CustomDomainProblem.js"
 import type { DnsAnswer } from "./DnsAnswer.js"
 import * as DnsName from "./DnsName.js"
-
-/** 128 random bits as 32 lower-case hex digits: per account and name, stable for that pair. */
-export const OwnershipToken = Schema.String.pipe(
-  Schema.check(Schema.isPattern(/^[0-9a-f]{32}$/, { message: "must be 32 lower-case hex digits" })),
-  Schema.brand("OwnershipToken"),
-  Schema.annotate({ identifier: "OwnershipToken" })
-)
-export type OwnershipToken = typeof OwnershipToken.Type
-
-/** 16 bytes: the 128 random bits of a token. */
-export const ownershipTokenBytes = 16
-
-/** The token spelt from `randomBytes` (16 of a store's cryptographically secure bytes), as every store spells it. */
-export const ownershipTokenFrom = (randomBytes: Uint8Array): OwnershipToken =>
-  OwnershipToken.make(Hex.encode(randomBytes))
-
-/** The name the TXT record lives at: `_petstore-challenge.<name>`. */
-export const ownershipRecordName = (name: string): string => `_petstore-challenge.${name}`
-
-/** The TXT record's value: `petstore-verification=<token>`. */
-export const ownershipRecordValue = (token: OwnershipToken): string => `petstore-verification=${token}`
-
-// A class's struct carries its identifier too: JSON Schema names a class by its encoded side.
-export class OwnershipRecord extends Schema.Class<OwnershipRecord>("OwnershipRecord")(
-  Schema.Struct({
-    type: Schema.Literal("TXT"),
-    name: Schema.String,
-    value: Schema.String,
-    /** Whether verification needs the record now (the hostname is contested). */
-    required: Schema.Boolean
-  }).annotate({ identifier: "OwnershipRecord" })
-) {}
-
-export const ownershipRecord = (name: string, token: OwnershipToken, required: boolean): OwnershipRecord =>
-  new OwnershipRecord({
-    type: "TXT",
-    name: ownershipRecordName(name),
-    value: ownershipRecordValue(token),
-    required
-  })
+import type { OwnershipRecord } from "./OwnershipRecord.js"
 
 /** How long a hostname another account had verified stays contested after that account let it go. */
 export const recentHoldWindow = Duration.days(30)

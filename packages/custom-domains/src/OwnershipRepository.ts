@@ -5,7 +5,8 @@
 import type { AccountName, StorageError } from "@petstore/kernel"
 import type { Effect } from "effect"
 import { Context } from "effect"
-import type { HostnameRelease, OwnershipToken } from "./Ownership.js"
+import type { HostnameRelease } from "./Ownership.js"
+import type { OwnershipToken } from "./OwnershipRecord.js"
 
 export class OwnershipRepository extends Context.Service<
   OwnershipRepository,

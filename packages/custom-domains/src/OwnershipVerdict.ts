@@ -6,12 +6,8 @@
  */
 import type { CustomDomainStatus } from "./CustomDomain.js"
 import type { Problem } from "./CustomDomainProblem.js"
-import {
-  type OwnershipProof,
-  type OwnershipRecord,
-  type OwnershipRequirement,
-  ownershipRequiredProblem
-} from "./Ownership.js"
+import { type OwnershipProof, ownershipRequiredProblem, type OwnershipRequirement } from "./Ownership.js"
+import { type OwnershipRecord } from "./OwnershipRecord.js"
 import type { VerificationVerdict } from "./VerificationVerdict.js"
 
 export interface OwnershipObservation {

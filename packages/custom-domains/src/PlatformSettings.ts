@@ -6,6 +6,7 @@
 import { Context, Effect, Layer, Option, Result } from "effect"
 import * as DnsName from "./DnsName.js"
 import { type Hostname, normaliseHostname } from "./Hostname.js"
+import { defaultHostnameOf, type ProjectId } from "./Project.js"
 
 export class PlatformSettings extends Context.Service<
   PlatformSettings,
@@ -17,7 +18,7 @@ export class PlatformSettings extends Context.Service<
     /** The CA's issuer domain for CAA (RFC 8659), e.g. `letsencrypt.org`. */
     readonly caIdentifier: string
   }
->()("@petstore/custom-domains/PlatformSettings") {
+>()("@petstore/domains/PlatformSettings") {
   /** These names, as DNS compares them: trimmed, lower case, no trailing dot. */
   static readonly layer = (names: PlatformSettings["Service"]): Layer.Layer<PlatformSettings> =>
     Layer.succeed(PlatformSettings, {
@@ -26,6 +27,10 @@ export class PlatformSettings extends Context.Service<
       caIdentifier: DnsName.normalise(names.caIdentifier)
     })
 }
+
+/** The platform subdomain project `id` is published at: `<id>.<platform domain>`. */
+export const defaultHostname = (id: ProjectId): Effect.Effect<string, never, PlatformSettings> =>
+  Effect.map(PlatformSettings, (settings) => defaultHostnameOf(id, settings.platformDomain))
 
 /** A name's registrable domain (`example.com` for `docs.example.com`); a public suffix stays as it is. */
 const registrableOrSelf = (name: string): string =>

@@ -4,12 +4,14 @@
 
 import { AccountName } from "@petstore/kernel"
 import { Schema } from "effect"
-import * as DnsName from "./DnsName.js"
 import { Plan } from "./Plan.js"
 import { Timestamp } from "./Timestamp.js"
 
-/** The label of the project's default hostname, so a DNS label. */
-const projectIdPattern = DnsName.ldhLabelPattern
+/**
+ * The label of the project's default hostname, so a DNS label: letters, digits and inner hyphens, 1 to
+ * 63 of them (RFC 1035 §2.3.4), lower case as DNS compares names.
+ */
+const projectIdPattern = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
 
 export const ProjectId = Schema.String.pipe(
   Schema.check(

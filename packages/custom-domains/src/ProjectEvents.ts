@@ -4,7 +4,7 @@
  */
 import type { AccountName } from "@petstore/kernel"
 import { Clock, Duration, Effect, type Option } from "effect"
-import { findOwnedProject } from "./CustomDomains.js"
+import { findOwnedProject } from "./Projects.js"
 import { type DomainEventId, eventRetention } from "./DomainEvent.js"
 import { DomainEventRepository } from "./DomainEventRepository.js"
 import type { ProjectId } from "./Project.js"

@@ -1,5 +1,5 @@
 /**
- * Port: where documentation projects and their domain configs are kept. An account has at most
+ * Port: where documentation projects are kept. An account has at most
  * `projectsPerAccount` projects: the store counts and inserts in one step, so concurrent creations at the
  * limit never overshoot it.
  */
@@ -7,9 +7,8 @@
 import type { AccountName, StorageError } from "@petstore/kernel"
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
-import type { DomainConfig } from "./DomainConfig.js"
-import type { LimitReached, ProjectIdTaken } from "./Errors.js"
-import type { LimitValues } from "./Limits.js"
+import type { LimitReached, LimitValues } from "./Limits.js"
+import type { ProjectIdTaken } from "./ProjectErrors.js"
 import type { Project, ProjectId } from "./Project.js"
 
 export interface ProjectQuery {
@@ -47,8 +46,5 @@ export class ProjectRepository extends Context.Service<
     /** The account's projects after the cursor, in ascending id order. */
     readonly listOwned: (query: ProjectQuery) => Effect.Effect<ProjectPage, StorageError>
     readonly update: (project: Project) => Effect.Effect<void, StorageError>
-    /** The config the owner set; none until one is set. */
-    readonly findConfig: (id: ProjectId) => Effect.Effect<Option.Option<DomainConfig>, StorageError>
-    readonly saveConfig: (id: ProjectId, config: DomainConfig) => Effect.Effect<void, StorageError>
   }
->()("@petstore/custom-domains/ProjectRepository") {}
+>()("@petstore/projects/ProjectRepository") {}

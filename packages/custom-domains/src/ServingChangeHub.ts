@@ -1,13 +1,15 @@
 /**
  * `ServingChanges` within one process, for the stores to build on: the repositories that decide
- * serving announce every change they make (`announcingProjects`, `announcingCustomDomains`,
- * `announcingCertificates` wrap a store's own), and a store that hears other processes' changes
+ * serving announce every change they make (`announcingProjects`, `announcingDomainConfigs`,
+ * `announcingCustomDomains`, `announcingDecidedWrites`, `announcingCertificates` wrap a store's own), and a store that hears other processes' changes
  * publishes those too and says whether it hears them. A change is announced when its operation ends,
  * whether or not it succeeded: a write that failed may still have been committed.
  */
 import { Context, Effect, Layer } from "effect"
 import { CertificateStore } from "./CertificateIssuer.js"
 import { CustomDomainRepository } from "./CustomDomainRepository.js"
+import { DecidedWritesStore } from "./DecidedWritesStore.js"
+import { DomainConfigRepository } from "./DomainConfigRepository.js"
 import { ProjectRepository } from "./ProjectRepository.js"
 import { type ServingChange, type ServingChangeListener, ServingChanges } from "./ServingChanges.js"
 
@@ -75,6 +77,17 @@ const announcing =
       Effect.sync(() => hub.publish(change))
     )
 
+/** Announces each of `names` once `operation` ends. */
+const everyHostname =
+  (hub: ServingChangeHub["Service"], names: ReadonlyArray<string>) =>
+  <A, E, R>(operation: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.ensuring(
+      operation,
+      Effect.sync(() => {
+        for (const name of names) hub.publish({ _tag: "Hostname", hostname: name })
+      })
+    )
+
 /** The store's ProjectRepository, announcing its writes. */
 export const announcingProjects: Layer.Layer<ProjectRepository, never, ProjectRepository | ServingChangeHub> =
   Layer.effect(
@@ -86,11 +99,27 @@ export const announcingProjects: Layer.Layer<ProjectRepository, never, ProjectRe
       return ProjectRepository.of({
         ...projects,
         insert: (created, limits) => project(created.id)(projects.insert(created, limits)),
-        update: (changed) => project(changed.id)(projects.update(changed)),
-        saveConfig: (id, config) => project(id)(projects.saveConfig(id, config))
+        update: (changed) => project(changed.id)(projects.update(changed))
       })
     })
   )
+
+/** The store's DomainConfigRepository, announcing its writes (a project's primary and redirects). */
+export const announcingDomainConfigs: Layer.Layer<
+  DomainConfigRepository,
+  never,
+  DomainConfigRepository | ServingChangeHub
+> = Layer.effect(
+  DomainConfigRepository,
+  Effect.gen(function* () {
+    const configs = yield* DomainConfigRepository
+    const announce = announcing(yield* ServingChangeHub)
+    return DomainConfigRepository.of({
+      ...configs,
+      save: (id, config) => announce({ _tag: "Project", projectId: id })(configs.save(id, config))
+    })
+  })
+)
 
 /** The store's CustomDomainRepository, announcing the writes that can change what is served. */
 export const announcingCustomDomains: Layer.Layer<
@@ -104,25 +133,31 @@ export const announcingCustomDomains: Layer.Layer<
     const hub = yield* ServingChangeHub
     const announce = announcing(hub)
     const hostname = (name: string) => announce({ _tag: "Hostname", hostname: name })
-    const everyHostname =
-      (names: ReadonlyArray<string>) =>
-      <A, E, R>(operation: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-        Effect.ensuring(
-          operation,
-          Effect.sync(() => {
-            for (const name of names) hub.publish({ _tag: "Hostname", hostname: name })
-          })
-        )
     return CustomDomainRepository.of({
       ...domains,
       insert: (domain, limits) => hostname(domain.hostname)(domains.insert(domain, limits)),
       update: (domain) => hostname(domain.hostname)(domains.update(domain)),
-      storeDecided: (writes) =>
-        everyHostname(writes.domains.map((domain) => domain.hostname))(domains.storeDecided(writes)),
       remove: (projectId, name) => hostname(name)(domains.remove(projectId, name)),
       // Claims and leases change no status: only what a check stores does.
       completeChecks: (work, holder) =>
-        everyHostname(work.map(({ result }) => result.hostname))(domains.completeChecks(work, holder))
+        everyHostname(hub, work.map(({ result }) => result.hostname))(domains.completeChecks(work, holder))
+    })
+  })
+)
+
+/** The store's DecidedWritesStore, announcing the hostnames of the domains each decision writes. */
+export const announcingDecidedWrites: Layer.Layer<
+  DecidedWritesStore,
+  never,
+  DecidedWritesStore | ServingChangeHub
+> = Layer.effect(
+  DecidedWritesStore,
+  Effect.gen(function* () {
+    const decided = yield* DecidedWritesStore
+    const hub = yield* ServingChangeHub
+    return DecidedWritesStore.of({
+      storeDecided: (writes) =>
+        everyHostname(hub, writes.domains.map((domain) => domain.hostname))(decided.storeDecided(writes))
     })
   })
 )

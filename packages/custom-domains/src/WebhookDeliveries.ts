@@ -9,8 +9,8 @@
  * process keeps in flight, is the application's.
  */
 import { Clock, Duration, Effect, Option, Random, Schema } from "effect"
-import type { DueCheckRound } from "./CustomDomainChecks.js"
 import { DomainEvent } from "./DomainEvent.js"
+import type { DueCheckRound } from "./Lease.js"
 import { DeliveryAttempt, type DeliveryFailureReason, httpFailureReason, WebhookDelivery } from "./Webhook.js"
 import {
   type ClaimedDelivery,

@@ -13,7 +13,7 @@
 import type { StorageError } from "@petstore/kernel"
 import type { Effect } from "effect"
 import { Context } from "effect"
-import type { CustomDomainLease } from "./CustomDomainRepository.js"
+import type { Lease } from "./Lease.js"
 import type { DomainEvent } from "./DomainEvent.js"
 import type { DeliveryAttempt, WebhookDelivery, WebhookDeliveryKey } from "./Webhook.js"
 import type { WebhookHealthChange } from "./WebhookDisabling.js"
@@ -49,7 +49,7 @@ export class WebhookDeliveryRepository extends Context.Service<
     readonly claimDue: (
       now: Date,
       limit: number,
-      lease: CustomDomainLease
+      lease: Lease
     ) => Effect.Effect<ReadonlyArray<ClaimedDelivery>, StorageError>
     /**
      * Records each attempt and stores its delivery, ending its lease and its lane's, only while

@@ -7,7 +7,7 @@
 import type { StorageError } from "@petstore/kernel"
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
-import type { LimitReached } from "./Errors.js"
+import type { LimitReached } from "./Limits.js"
 import type { ProjectId } from "./Project.js"
 import type { DeliveryAttempt, Webhook, WebhookEvents, WebhookId } from "./Webhook.js"
 

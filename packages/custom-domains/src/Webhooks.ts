@@ -6,9 +6,10 @@
  */
 import type { AccountName } from "@petstore/kernel"
 import { Clock, Effect, Option, Result, Schema } from "effect"
-import { findOwnedProject } from "./CustomDomains.js"
+import { findOwnedProject } from "./Projects.js"
 import { DomainEventType } from "./DomainEvent.js"
-import { InvalidDomainRequest, WebhookNotFound } from "./Errors.js"
+import { InvalidDomainRequest } from "./DomainErrors.js"
+import { WebhookNotFound } from "./WebhookErrors.js"
 import { Limits } from "./Limits.js"
 import type { ProjectId } from "./Project.js"
 import { type WebhookEvents, WebhookId } from "./Webhook.js"

@@ -1,18 +1,17 @@
 /**
- * @petstore/custom-domains: custom domains for documentation sites: projects and plans, DNS names and
- * hostnames, DNS verification, CAA, certificates and their schedule, the edge's decisions and the
- * ports these are written against. Pure: no I/O and no adapter; adapters implement the ports.
+ * @petstore/custom-domains (being split).
  */
 import * as DnsName from "./DnsName.js"
 
+export { addDomain } from "./AddDomain.js"
 export {
-  type CaaLookup,
-  type CaaOptions,
-  type CaaVerdict,
   caaCandidates,
   caaIssuer,
+  type CaaLookup,
+  type CaaOptions,
   caaProblem,
   caaRecordText,
+  type CaaVerdict,
   checkCaa,
   decideCaa,
   knownCaaTags
@@ -23,7 +22,6 @@ export {
   CertificateIssuer,
   CertificateIssuerError,
   CertificateStore,
-  OrderRef,
   OrderState,
   type StoredCertificate
 } from "./CertificateIssuer.js"
@@ -38,35 +36,35 @@ export {
   needsRenewal,
   renewalDueAt,
   renewBefore,
-  restartIssuance,
   withFindings
 } from "./CertificateLifecycle.js"
+export { freshIssuance, requestCertificate, restartIssuance, withIssuance } from "./CertificateRequest.js"
 export {
   applyClaimCheck,
   Claim,
-  ClaimRecord,
-  ClaimResource,
-  ClaimStatus,
   claimCovers,
   claimRecheckInterval,
+  ClaimRecord,
+  ClaimResource,
   claimRetryAfterDnsError,
+  ClaimStatus,
   lapseClaim,
   newClaim
 } from "./Claim.js"
 export { checkDueClaims, type DueClaimRound } from "./ClaimChecks.js"
+export { claimLimitRefusal } from "./ClaimLimit.js"
 export { ClaimRepository } from "./ClaimRepository.js"
 export {
-  type ClaimCheck,
-  type CreatedClaim,
   checkClaim,
+  type ClaimCheck,
   claimCheckWrites,
   createClaim,
+  type CreatedClaim,
   deleteClaim,
   getClaim,
   listClaims,
   verifyClaim
 } from "./Claims.js"
-export { claimLimitRefusal, domainLimitRefusal } from "./CountLimits.js"
 export {
   Certificate,
   CertificateStatus,
@@ -74,24 +72,20 @@ export {
   type CustomDomainKey,
   CustomDomainResource,
   CustomDomainStatus,
-  DnsRecordInstruction,
   dnsInstruction,
-  Issuance,
+  DnsRecordInstruction,
   instructedTtl,
   isCheckDue,
+  Issuance,
   makeCertificate,
   makeCustomDomain,
   makeIssuance,
   makeVerification,
+  OrderRef,
   Verification,
   workDueAt
 } from "./CustomDomain.js"
-export {
-  checkDueCustomDomains,
-  type DueCheckOptions,
-  type DueCheckRound,
-  workOnCustomDomain
-} from "./CustomDomainChecks.js"
+export { checkDueCustomDomains, workOnCustomDomain } from "./CustomDomainChecks.js"
 export {
   applyVerdict,
   hasLostOwnership,
@@ -102,59 +96,42 @@ export {
 } from "./CustomDomainLifecycle.js"
 export { Problem, ProblemCode } from "./CustomDomainProblem.js"
 export {
-  type CustomDomainLease,
   CustomDomainRepository,
-  type DecidedWrites,
   type HostnameHold,
   isRivalOf,
   type LeasedWork
 } from "./CustomDomainRepository.js"
 export {
-  addDomain,
-  type CheckObservation,
-  changePlan,
-  checkDomain,
-  checkWrites,
-  createProject,
-  type DomainCheck,
-  type EdgeLookups,
-  type EdgeResolution,
-  findOwnedProject,
-  getDomain,
-  getDomainConfig,
-  type HostnameOwnership,
-  listDomains,
-  listProjects,
-  observeDomain,
-  ownershipFactsOf,
-  ownershipOf,
-  putDomainConfig,
-  recordProjectDeploy,
-  removeDomain,
-  resolveEdge,
-  resolveEdgeFrom,
-  reverifyDomain,
-  verifyNow
-} from "./CustomDomains.js"
-export {
-  type Decision,
   decideAndStore,
+  type Decision,
   decisionAttempts,
   noWrites,
   writtenClaim,
   writtenDomain
 } from "./DecidedWrites.js"
+export { type DecidedWrites, DecidedWritesStore } from "./DecidedWritesStore.js"
 export { CaaRecord, DnsAnswer, DnsFailure, DnsFailureReason, DnsNoRecords, DnsRecords } from "./DnsAnswer.js"
 export { DnsResolver } from "./DnsResolver.js"
+export { checkDomain, type CheckObservation, checkWrites, type DomainCheck } from "./DomainCheck.js"
 export {
+  defaultDomainConfig,
   DomainConfig,
   DomainRedirect,
-  defaultDomainConfig,
   normaliseDomainConfig,
   redirectStatus,
   validateDomainConfig,
   withoutDomain
 } from "./DomainConfig.js"
+export { DomainConfigRepository } from "./DomainConfigRepository.js"
+export { domainConfigOf, getDomainConfig, putDomainConfig } from "./DomainConfigs.js"
+export {
+  DeployRequired,
+  DomainNotFound,
+  HostnameTaken,
+  InvalidDomainRequest,
+  NotReverifiable,
+  PlanRequired
+} from "./DomainErrors.js"
 export {
   DomainEvent,
   DomainEventId,
@@ -167,23 +144,11 @@ export {
   type DomainEventQuery,
   DomainEventRepository
 } from "./DomainEventRepository.js"
+export { domainLimitRefusal } from "./DomainLimit.js"
+export { observeDomain } from "./DomainObservation.js"
 export { decideForCustomDomain, decideForDefaultHostname, type EdgeDecision } from "./EdgeDecision.js"
-export {
-  ClaimNotFound,
-  DeployRequired,
-  DomainClaimed,
-  DomainNotFound,
-  HostnameTaken,
-  InvalidDomainRequest,
-  LimitReached,
-  NotReverifiable,
-  PlanRequired,
-  ProjectIdTaken,
-  ProjectNotFound,
-  WebhookNotFound
-} from "./Errors.js"
+export { type EdgeLookups, type EdgeResolution, resolveEdge, resolveEdgeFrom } from "./EdgeResolution.js"
 export { Hostname, HostnameKind, hostnameKind, normaliseHostname } from "./Hostname.js"
-export { Http01ChallengeStore } from "./Http01ChallengeStore.js"
 export {
   attemptBlocked,
   backoff,
@@ -201,49 +166,61 @@ export {
   orderStarted,
   orderWaiting,
   renewalRetryAfter,
-  renewCertificate,
-  requestCertificate
+  renewCertificate
 } from "./IssuanceSchedule.js"
-export { defaultLimits, Limits, type LimitValues, limitNames, limitReached } from "./Limits.js"
+export { type DueCheckOptions, type DueCheckRound, type Lease } from "./Lease.js"
+export { defaultLimits, limitNames, LimitReached, limitReached, Limits, type LimitValues } from "./Limits.js"
+export { listDomains } from "./ListDomains.js"
+export { getDomain } from "./OwnedDomains.js"
 export {
   type HostnameRelease,
   needsRecord,
   type OwnershipFacts,
-  type OwnershipProof,
-  OwnershipRecord,
-  type OwnershipRequirement,
-  OwnershipToken,
   ownershipLostProblem,
+  type OwnershipProof,
   ownershipProof,
-  ownershipRecord,
-  ownershipRecordName,
-  ownershipRecordValue,
   ownershipRequiredProblem,
+  type OwnershipRequirement,
   ownershipRequirement,
-  ownershipTokenBytes,
-  ownershipTokenFrom,
   recentHoldWindow,
   wildcardProbeName,
   wildcardProblem
 } from "./Ownership.js"
+export { ClaimNotFound, DomainClaimed } from "./OwnershipErrors.js"
+export { type HostnameOwnership, ownershipFactsOf, ownershipOf } from "./OwnershipFacts.js"
+export {
+  OwnershipRecord,
+  ownershipRecord,
+  ownershipRecordName,
+  ownershipRecordValue,
+  OwnershipToken,
+  ownershipTokenBytes,
+  ownershipTokenFrom
+} from "./OwnershipRecord.js"
 export { OwnershipRepository } from "./OwnershipRepository.js"
 export { type OwnershipObservation, type OwnershipOutcome, verdictWithOwnership } from "./OwnershipVerdict.js"
 export { isPaidPlan, Plan } from "./Plan.js"
-export { customHostname, PlatformSettings, reservedNamesOf } from "./PlatformSettings.js"
+export { customHostname, defaultHostname, PlatformSettings, reservedNamesOf } from "./PlatformSettings.js"
 export {
+  defaultHostnameOf,
   Deploy,
   DeployStatus,
-  defaultHostnameOf,
   hasSucceededDeploy,
   Project,
   ProjectId,
   recordDeploy
 } from "./Project.js"
+export { ProjectIdTaken, ProjectNotFound } from "./ProjectErrors.js"
 export { listProjectEvents, purgeExpiredEvents } from "./ProjectEvents.js"
 export { type ProjectPage, type ProjectQuery, ProjectRepository } from "./ProjectRepository.js"
+export { changePlan, createProject, findOwnedProject, listProjects, recordProjectDeploy } from "./Projects.js"
+export { removeDomain } from "./RemoveDomain.js"
+export { reverifyDomain } from "./ReverifyDomain.js"
 export {
   announcingCertificates,
   announcingCustomDomains,
+  announcingDecidedWrites,
+  announcingDomainConfigs,
   announcingProjects,
   type HubOptions,
   inProcessServingChangeHubLayer,
@@ -263,8 +240,9 @@ export {
   verificationWindow,
   windowStartOf
 } from "./VerificationSchedule.js"
-export { type DnsObservation, type VerificationVerdict, verdictFromDns } from "./VerificationVerdict.js"
+export { type DnsObservation, verdictFromDns, type VerificationVerdict } from "./VerificationVerdict.js"
 export { isAnsweredBy, isCoolingDown, VerifyCooldown, verifyCooldownDefault } from "./VerifyCooldown.js"
+export { verifyNow } from "./VerifyDomain.js"
 export {
   CreatedWebhookResource,
   createdWebhookResource,
@@ -274,8 +252,8 @@ export {
   enabledWebhook,
   httpFailureReason,
   newWebhook,
-  RotatedWebhookSecretResource,
   rotatedWebhook,
+  RotatedWebhookSecretResource,
   rotatedWebhookSecretResource,
   signingSecretsOf,
   Webhook,
@@ -284,23 +262,23 @@ export {
   WebhookDeliveryStatus,
   WebhookEvents,
   WebhookId,
-  WebhookResource,
-  WebhookSecret,
-  WebhookStatus,
   webhookIdBytes,
   webhookIdFrom,
+  WebhookResource,
   webhookResource,
+  WebhookSecret,
   webhookSecretBytes,
   webhookSecretFrom,
-  webhookSecretOverlap
+  webhookSecretOverlap,
+  WebhookStatus
 } from "./Webhook.js"
 export {
   claimDueDeliveries,
-  type DeliveryOptions,
-  type DeliveryPassOptions,
   deliverClaimed,
   deliverDueWebhooks,
   deliverWebhook,
+  type DeliveryOptions,
+  type DeliveryPassOptions,
   failureReasonOf,
   type OutcomeRules,
   recordOutcome
@@ -315,17 +293,26 @@ export {
   healthAfterAttempt,
   type WebhookHealthChange
 } from "./WebhookDisabling.js"
+export { WebhookNotFound } from "./WebhookErrors.js"
 export { type NewWebhook, WebhookRepository } from "./WebhookRepository.js"
 export {
   defaultWebhookRetryBase,
   longestWebhookRetryInterval,
   nextWebhookAttemptAt,
-  type WebhookRetryInput,
   webhookRetryDelay,
+  type WebhookRetryInput,
   webhookRetryJitter,
   webhookRetryWindow
 } from "./WebhookRetry.js"
 export { SendOutcome, type WebhookRequest, WebhookSender } from "./WebhookSender.js"
+export {
+  type AddressClass,
+  classifyAddress,
+  isRefusedAddress,
+  longestWebhookUrl,
+  validateWebhookUrl,
+  type WebhookUrlOptions
+} from "./WebhookUrlRule.js"
 export {
   createWebhook,
   deleteWebhook,
@@ -339,13 +326,4 @@ export {
   type WebhookChange,
   type WebhookInput
 } from "./Webhooks.js"
-export {
-  type AddressClass,
-  classifyAddress,
-  isRefusedAddress,
-  longestWebhookUrl,
-  validateWebhookUrl,
-  type WebhookUrlOptions
-} from "./WebhookUrlRule.js"
-// A namespace, by name: its functions are named to be read after it (`DnsName.normalise`).
 export { DnsName }

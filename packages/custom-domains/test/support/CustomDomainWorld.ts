@@ -17,14 +17,16 @@ import {
   ClaimRepository,
   type CustomDomain,
   type CustomDomainKey,
-  type CustomDomainLease,
+  type Lease,
   CustomDomainRepository,
   claimLimitRefusal,
   type DecidedWrites,
+  DecidedWritesStore,
   type DnsAnswer,
   DnsName,
   DnsResolver,
   type DomainConfig,
+  DomainConfigRepository,
   domainLimitRefusal,
   type HostnameRelease,
   HostnameTaken,
@@ -81,17 +83,17 @@ export const aliasToTarget: DnsEntry = { cname: nxdomain, addresses: records(...
 interface ClaimCall {
   readonly now: Date
   readonly limit: number
-  readonly lease: CustomDomainLease
+  readonly lease: Lease
 }
 
 interface DomainRow {
   readonly domain: CustomDomain
-  readonly lease: CustomDomainLease | null
+  readonly lease: Lease | null
 }
 
 interface ClaimRow {
   readonly claim: Claim
-  readonly lease: CustomDomainLease | null
+  readonly lease: Lease | null
 }
 
 export interface WorldControls {
@@ -108,7 +110,7 @@ export interface WorldControls {
   /** The hostnames whose domain lease was given back, in order. */
   readonly releases: Effect.Effect<ReadonlyArray<string>>
   /** The lease of the domain with `hostname` (of `projectId`, else the first one stored). */
-  readonly leaseOf: (hostname: string, projectId?: string) => Effect.Effect<CustomDomainLease | null>
+  readonly leaseOf: (hostname: string, projectId?: string) => Effect.Effect<Lease | null>
   /** Hands the lease of `hostname` to another holder (a worker that took an expired lease over). */
   readonly stealLease: (hostname: string, holder: string) => Effect.Effect<void>
   /** Writes the stored domains of `hostname` again as they are, as any other write does: next version, lease ended. */
@@ -126,7 +128,7 @@ export interface WorldControls {
   readonly storedConfig: (projectId: string) => Effect.Effect<Option.Option<DomainConfig>>
   readonly storedClaim: (account: AccountName, apex: string) => Effect.Effect<Option.Option<Claim>>
   /** The lease of `account`'s claim of `apex`. */
-  readonly claimLeaseOf: (account: AccountName, apex: string) => Effect.Effect<CustomDomainLease | null>
+  readonly claimLeaseOf: (account: AccountName, apex: string) => Effect.Effect<Lease | null>
   /** Every release of `hostname` recorded (`OwnershipRepository.recordRelease`), latest per account. */
   readonly hostnameReleases: (hostname: string) => Effect.Effect<ReadonlyArray<HostnameRelease>>
   readonly setCa: (behaviour: CaBehaviour) => Effect.Effect<void>
@@ -151,7 +153,9 @@ const without = <K, V>(map: ReadonlyMap<K, V>, keys: ReadonlyArray<K>) => {
 export const fakeWorld: Layer.Layer<
   | FakeWorld
   | ProjectRepository
+  | DomainConfigRepository
   | CustomDomainRepository
+  | DecidedWritesStore
   | ClaimRepository
   | OwnershipRepository
   | DnsResolver
@@ -195,7 +199,7 @@ export const fakeWorld: Layer.Layer<
     const setClaimRow = (row: ClaimRow) =>
       Ref.update(claims, (map) => new Map(map).set(claimKey(row.claim.account, row.claim.apex), row))
     const allClaims = Effect.map(Ref.get(claims), (map) => Array.from(map.values(), (row) => row.claim))
-    const isDue = (dueAt: Date | null, lease: CustomDomainLease | null, now: Date) =>
+    const isDue = (dueAt: Date | null, lease: Lease | null, now: Date) =>
       dueAt !== null &&
       dueAt.getTime() <= now.getTime() &&
       (lease === null || lease.until.getTime() <= now.getTime())
@@ -309,9 +313,11 @@ export const fakeWorld: Layer.Layer<
         Effect.map(Ref.get(projects), (map) =>
           Option.filter(Option.fromNullishOr(map.get(id)), (project) => project.account === account)
         ),
-      update: (project) => Ref.update(projects, (m) => new Map(m).set(project.id, project)),
-      findConfig: (id) => Effect.map(Ref.get(configs), (map) => Option.fromNullishOr(map.get(id))),
-      saveConfig: (id, config) => Ref.update(configs, (m) => new Map(m).set(id, config))
+      update: (project) => Ref.update(projects, (m) => new Map(m).set(project.id, project))
+    }
+    const domainConfigRepository: DomainConfigRepository["Service"] = {
+      find: (id) => Effect.map(Ref.get(configs), (map) => Option.fromNullishOr(map.get(id))),
+      save: (id, config) => Ref.update(configs, (m) => new Map(m).set(id, config))
     }
 
     const byCreation = (a: CustomDomain, b: CustomDomain) => a.createdAt.getTime() - b.createdAt.getTime()
@@ -387,7 +393,6 @@ export const fakeWorld: Layer.Layer<
       listByProject: (projectId) =>
         Effect.map(allDomains, (all) => all.filter((domain) => domain.projectId === projectId)),
       update: (domain) => storeDecided({ domains: [domain], claims: [] }),
-      storeDecided,
       remove: (projectId, hostname) =>
         Effect.flatMap(Ref.get(domains), (map) => {
           const key = domainKey({ projectId, hostname })
@@ -599,7 +604,9 @@ export const fakeWorld: Layer.Layer<
 
     return Context.make(FakeWorld, controls).pipe(
       Context.add(ProjectRepository, projectRepository),
+      Context.add(DomainConfigRepository, domainConfigRepository),
       Context.add(CustomDomainRepository, domainRepository),
+      Context.add(DecidedWritesStore, { storeDecided }),
       Context.add(ClaimRepository, claimRepository),
       Context.add(OwnershipRepository, ownershipRepository),
       Context.add(DnsResolver, {

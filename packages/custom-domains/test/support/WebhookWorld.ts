@@ -7,7 +7,7 @@ import { StorageError } from "@petstore/kernel"
 import { Context, Effect, Layer, Option, Ref } from "effect"
 import {
   type ClaimedDelivery,
-  type CustomDomainLease,
+  type Lease,
   type DeliveryAttempt,
   DomainEvent,
   DomainEventId,
@@ -44,7 +44,7 @@ export const addedEvent = (id: number, hostname: string, projectId: string, at: 
 
 interface DeliveryRow {
   readonly delivery: WebhookDelivery
-  readonly lease: CustomDomainLease | null
+  readonly lease: Lease | null
 }
 
 export interface WebhookControls {
@@ -53,7 +53,7 @@ export interface WebhookControls {
   /** Puts a delivery in the queue as it stands (one attempted before the test starts). */
   readonly putDelivery: (delivery: WebhookDelivery) => Effect.Effect<void>
   readonly storedDelivery: (key: WebhookDeliveryKey) => Effect.Effect<Option.Option<WebhookDelivery>>
-  readonly leaseOf: (key: WebhookDeliveryKey) => Effect.Effect<CustomDomainLease | null>
+  readonly leaseOf: (key: WebhookDeliveryKey) => Effect.Effect<Lease | null>
   /** Hands the lease of a delivery to another holder (a worker that took an expired lease over). */
   readonly stealLease: (key: WebhookDeliveryKey, holder: string) => Effect.Effect<void>
   /** Every attempt recorded, oldest first, with its webhook. */
@@ -102,7 +102,7 @@ export const webhookWorld: Layer.Layer<
     const made = yield* Ref.make(0)
 
     const setRow = (row: DeliveryRow) => Ref.update(rows, (map) => new Map(map).set(keyOf(row.delivery), row))
-    const isLive = (lease: CustomDomainLease | null, now: Date) =>
+    const isLive = (lease: Lease | null, now: Date) =>
       lease !== null && lease.until.getTime() > now.getTime()
 
     /** The project's webhook changed by `change`; none when it has none of that id. */

@@ -4,14 +4,6 @@
  */
 import { Schema } from "effect"
 
-export class ProjectIdTaken extends Schema.TaggedError<ProjectIdTaken>()("ProjectIdTaken", {
-  id: Schema.String
-}) {}
-
-export class ProjectNotFound extends Schema.TaggedError<ProjectNotFound>()("ProjectNotFound", {
-  id: Schema.String
-}) {}
-
 export class DomainNotFound extends Schema.TaggedError<DomainNotFound>()("DomainNotFound", {
   hostname: Schema.String
 }) {}
@@ -36,28 +28,4 @@ export class InvalidDomainRequest extends Schema.TaggedError<InvalidDomainReques
 export class NotReverifiable extends Schema.TaggedError<NotReverifiable>()("NotReverifiable", {
   hostname: Schema.String,
   reason: Schema.String
-}) {}
-
-/** The hostname lies at or under an apex that another account has claimed and proved. */
-export class DomainClaimed extends Schema.TaggedError<DomainClaimed>()("DomainClaimed", {
-  hostname: Schema.String
-}) {}
-
-/** No claim of this apex by the caller's account (another account's claim is never shown). */
-export class ClaimNotFound extends Schema.TaggedError<ClaimNotFound>()("ClaimNotFound", {
-  apex: Schema.String
-}) {}
-
-/** No webhook with this id in the project. */
-export class WebhookNotFound extends Schema.TaggedError<WebhookNotFound>()("WebhookNotFound", {
-  id: Schema.String
-}) {}
-
-/**
- * A count an account grows (projects, domains, webhooks, claims…) is at its limit: `limit` names it
- * (`domains per project`, see `limitNames`) and `value` is the limit in force.
- */
-export class LimitReached extends Schema.TaggedError<LimitReached>()("LimitReached", {
-  limit: Schema.String,
-  value: Schema.Number
 }) {}

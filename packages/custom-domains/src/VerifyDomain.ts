@@ -1,0 +1,39 @@
+/**
+ * Verify, clicked by the owner (contract section 3): DNS checked now with the ownership rules, and a
+ * fresh 48-hour window; hammering it costs nothing (see `VerifyCooldown`).
+ */
+import type { AccountName } from "@petstore/kernel"
+import { DateTime, Effect } from "effect"
+import { restartVerificationWindow } from "./CustomDomainLifecycle.js"
+import { noWrites, writtenDomain } from "./DecidedWrites.js"
+import { checkDomain, checkWrites } from "./DomainCheck.js"
+import { type DomainDecision, decideOnDomain } from "./DomainDecisions.js"
+import { ownershipOf } from "./OwnershipFacts.js"
+import type { ProjectId } from "./Project.js"
+import { isAnsweredBy } from "./VerifyCooldown.js"
+
+const now = DateTime.nowAsDate
+
+/**
+ * Verify clicked: check DNS now, and give DNS another 48 hours if it does not verify yet. A check made
+ * since the click, or within the cool-down of the last check, answers it as that check left the
+ * domain (see `isAnsweredBy`).
+ */
+export const verifyNow = (account: AccountName, id: ProjectId, hostnameText: string) =>
+  Effect.flatMap(now, (clickedAt) =>
+    decideOnDomain(account, id, hostnameText, (stored, observed) =>
+      Effect.gen(function* () {
+        if (yield* isAnsweredBy(stored.verification.lastCheckedAt, clickedAt)) {
+          return { answer: stored, writes: noWrites } satisfies DomainDecision
+        }
+        const checkedAt = yield* now
+        const domain = restartVerificationWindow(stored, checkedAt)
+        const check = yield* checkDomain(domain, yield* ownershipOf(domain), observed)
+        return {
+          answer: writtenDomain(check.domain),
+          writes: checkWrites(check),
+          observation: check.observation
+        } satisfies DomainDecision
+      })
+    )
+  )
