@@ -3,7 +3,7 @@
  * then every hour, for the life of the server. Every replica runs it, as it runs the idempotency
  * purge: two purges at once only both delete what is past its retention.
  */
-import { purgeExpiredEvents } from "@petstore/custom-domains"
+import { purgeExpiredEvents } from "@petstore/events"
 import { Duration } from "effect"
 import { runPurgeLoop } from "./PurgeLoop.js"
 

@@ -11,14 +11,9 @@ import {
   VerifyCooldownConfig,
   WebhookConfig
 } from "@petstore/app-config"
-import {
-  CertificateDelay,
-  type CustomDomainRepository,
-  Limits,
-  PlatformSettings,
-  VerifyCooldown
-} from "@petstore/custom-domains"
+import { CertificateDelay } from "@petstore/certificates"
 import { NodeDnsResolver } from "@petstore/dns"
+import { type CustomDomainRepository, PlatformSettings, VerifyCooldown } from "@petstore/domains"
 import { EdgeServer } from "@petstore/edge"
 import {
   HttpMetrics,
@@ -27,7 +22,7 @@ import {
   PetstoreHttpServer,
   WebhookUrlPolicy
 } from "@petstore/http"
-import { applyOperatorApiKey, defaultAccountName, RateLimits } from "@petstore/kernel"
+import { applyOperatorApiKey, defaultAccountName, Limits, RateLimits } from "@petstore/kernel"
 import type { ListenError } from "@petstore/node-listener"
 import { MetricsListener } from "@petstore/telemetry"
 import { Effect, Layer, Option, Redacted } from "effect"

@@ -17,7 +17,7 @@ import {
   type PrivateKeyCipher,
   PrivateKeySecret
 } from "@petstore/store-pg"
-import { NodeWebhookSender } from "@petstore/webhooks"
+import { NodeWebhookSender } from "@petstore/webhook-sender"
 import { CustomDomainCheckConfig, runCustomDomainChecks } from "@petstore/worker-app/CustomDomainCheckLoop"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import type { StorageChoice } from "./AppConfig.js"

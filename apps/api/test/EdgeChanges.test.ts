@@ -10,21 +10,14 @@
 import * as PgConnection from "@effect/sql-pg/PgConnection"
 import { expect, layer } from "@effect/vitest"
 import { LocalCertificateAuthority } from "@petstore/acme"
-import {
-  addDomain,
-  CertificateStore,
-  CustomDomain,
-  CustomDomainRepository,
-  createProject,
-  PlatformSettings,
-  ProjectId,
-  recordProjectDeploy,
-  removeDomain,
-  writtenDomain
-} from "@petstore/custom-domains"
+import { CertificateStore } from "@petstore/certificates"
+import { addDomain, removeDomain } from "@petstore/custom-domains"
+import { CustomDomain, CustomDomainRepository, PlatformSettings } from "@petstore/domains"
 import { EdgeServer } from "@petstore/edge"
 import * as EdgeClient from "@petstore/edge/testing"
 import { AccountName } from "@petstore/kernel"
+import { writtenDomain } from "@petstore/ownership"
+import { createProject, ProjectId, recordProjectDeploy } from "@petstore/projects"
 import { PgServingChanges } from "@petstore/store-pg"
 import { eventually, TestDatabase } from "@petstore/testing"
 import { Effect, Layer, Redacted, type Scope } from "effect"

@@ -3,7 +3,7 @@
  * what is older than 30 days at its own time, and a failing purge does not stop the next.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { DomainEventRepository, eventRetention } from "@petstore/custom-domains"
+import { DomainEventRepository, eventRetention } from "@petstore/events"
 import { StorageError } from "@petstore/kernel"
 import { Duration, Effect, Fiber, Layer, Ref } from "effect"
 import { TestClock } from "effect/testing"

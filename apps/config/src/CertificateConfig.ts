@@ -3,7 +3,7 @@
  * the worker (the API's own loop, or the worker process) marks it `delayed` after that long, so the
  * two must agree.
  */
-import { certificateDelayAfter } from "@petstore/custom-domains"
+import { certificateDelayAfter } from "@petstore/certificates"
 import { Config, Duration } from "effect"
 import { durationWithin } from "./DurationRange.js"
 

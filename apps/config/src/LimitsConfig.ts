@@ -2,7 +2,7 @@
  * The limits on what one account's keys may grow (contract section 9), as the operator sets them:
  * one variable per limit, each an integer from 1 to 1,000,000, the contract's default when unset.
  */
-import { defaultLimits, type LimitValues } from "@petstore/custom-domains"
+import { defaultLimits, type LimitValues } from "@petstore/kernel"
 import { Config, Schema } from "effect"
 
 const LimitValue = Schema.Int.check(

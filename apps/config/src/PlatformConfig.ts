@@ -2,7 +2,7 @@
  * What the platform is called in DNS, as both processes read it: the API answers with these names
  * and its edge serves under them, the worker checks custom domains against them.
  */
-import type { PlatformSettings } from "@petstore/custom-domains"
+import type { PlatformSettings } from "@petstore/domains"
 import { Config } from "effect"
 
 /**

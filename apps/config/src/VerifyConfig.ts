@@ -3,7 +3,7 @@
  * cool-down of the last check answers that check's outcome. Read by the API process, which serves
  * Verify; zero lets every Verify check (tests that click Verify several times in a row).
  */
-import { verifyCooldownDefault } from "@petstore/custom-domains"
+import { verifyCooldownDefault } from "@petstore/domains"
 import { Config, Duration } from "effect"
 import { durationWithin } from "./DurationRange.js"
 

@@ -3,7 +3,7 @@
  * refusals that name the variable and the rule.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { defaultLimits } from "@petstore/custom-domains"
+import { defaultLimits } from "@petstore/kernel"
 import { ConfigProvider, Effect } from "effect"
 import { LimitsConfig, limitVariables } from "../src/index.js"
 

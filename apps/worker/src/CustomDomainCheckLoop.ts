@@ -7,15 +7,10 @@
  */
 
 import { WebhookConfig } from "@petstore/app-config"
-import {
-  checkDueClaims,
-  checkDueCustomDomains,
-  claimDueDeliveries,
-  type DueCheckOptions,
-  type DueCheckRound,
-  type DueClaimRound,
-  deliverClaimed
-} from "@petstore/custom-domains"
+import { checkDueCustomDomains } from "@petstore/custom-domains"
+import type { DueCheckOptions, DueCheckRound } from "@petstore/kernel"
+import { checkDueClaims, type DueClaimRound } from "@petstore/ownership"
+import { claimDueDeliveries, deliverClaimed } from "@petstore/webhooks"
 import { Config, Duration, Effect, FiberSet, Schema } from "effect"
 
 export interface CustomDomainCheckLoopOptions extends DueCheckOptions {

@@ -15,11 +15,12 @@ import {
   PlatformConfig,
   WebhookConfig
 } from "@petstore/app-config"
-import { CertificateDelay, PlatformSettings } from "@petstore/custom-domains"
+import { CertificateDelay } from "@petstore/certificates"
 import { NodeDnsResolver } from "@petstore/dns"
+import { PlatformSettings } from "@petstore/domains"
 import { PgStore, PrivateKeySecret } from "@petstore/store-pg"
 import { JsonLogger, MetricsListener, Tracing, WorkerMetrics } from "@petstore/telemetry"
-import { NodeWebhookSender } from "@petstore/webhooks"
+import { NodeWebhookSender } from "@petstore/webhook-sender"
 import { Cause, Config, Effect, Exit, Layer, Option, References } from "effect"
 import { CustomDomainCheckConfig, runCustomDomainChecks } from "./CustomDomainCheckLoop.js"
 import { MetricsConfig } from "./MetricsConfig.js"

@@ -4,7 +4,7 @@
  * rounds are shaped, and the `PETSTORE_WORKER_*` knobs (defaults, bounds, messages).
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { DueCheckRound } from "@petstore/custom-domains"
+import type { DueCheckRound } from "@petstore/kernel"
 import { ConfigProvider, Duration, Effect, Fiber, Logger, Queue, Ref, References, Result } from "effect"
 import { TestClock } from "effect/testing"
 import {

@@ -5,17 +5,17 @@
  * recheck; each record is looked up once, and no lease is left behind. Fails (never skips) when the
  * test PostgreSQL is unreachable.
  */
+
+import { Hostname } from "@petstore/domains"
+import { AccountName, defaultLimits } from "@petstore/kernel"
 import {
   applyClaimCheck,
   type Claim,
   ClaimRepository,
   claimRecheckInterval,
-  defaultLimits,
-  Hostname,
   newClaim,
   OwnershipRepository
-} from "@petstore/custom-domains"
-import { AccountName } from "@petstore/kernel"
+} from "@petstore/ownership"
 import { PgClaimRepository, PgOwnershipRepository, PgStore } from "@petstore/store-pg"
 import { Duration, Effect, Layer, ManagedRuntime, Option } from "effect"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"

@@ -4,7 +4,7 @@
  * twice at once, a killed worker's leases are taken over only once they expired, and a stopped
  * worker gives its leases back. Fails (never skips) when the test PostgreSQL is unreachable.
  */
-import { CustomDomainRepository } from "@petstore/custom-domains"
+import { CustomDomainRepository } from "@petstore/domains"
 import { LoopbackServer } from "@petstore/testing"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"

@@ -10,14 +10,15 @@
  * loses it, and polling such an order then fails with CertificateIssuerError, so the caller starts a
  * new one. The CA's HTTPS endpoint is trusted through NODE_EXTRA_CA_CERTS in production.
  */
-import type { Hostname } from "@petstore/custom-domains"
+
 import {
   CertificateIssuer,
   CertificateIssuerError,
   Http01ChallengeStore,
-  OrderRef,
   type OrderState
-} from "@petstore/custom-domains"
+} from "@petstore/certificates"
+import type { Hostname } from "@petstore/domains"
+import { OrderRef } from "@petstore/domains"
 import type { StorageError } from "@petstore/kernel"
 import { Thrown } from "@petstore/thrown"
 import * as acme from "acme-client"

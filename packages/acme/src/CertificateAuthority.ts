@@ -11,7 +11,7 @@
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { CertificateIssuer, CertificateIssuerError, Http01ChallengeStore } from "@petstore/custom-domains"
+import { CertificateIssuer, CertificateIssuerError, Http01ChallengeStore } from "@petstore/certificates"
 import { Thrown } from "@petstore/thrown"
 import { Duration, Effect, Exit, Layer, Redacted } from "effect"
 import { rootCertificateFile } from "./LocalCaFiles.js"

@@ -17,13 +17,8 @@ import { createPrivateKey, type webcrypto, X509Certificate } from "node:crypto"
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import * as x509 from "@peculiar/x509"
-import {
-  CertificateIssuer,
-  CertificateIssuerError,
-  DnsName,
-  type Hostname,
-  OrderRef
-} from "@petstore/custom-domains"
+import { CertificateIssuer, CertificateIssuerError } from "@petstore/certificates"
+import { DnsName, type Hostname, OrderRef } from "@petstore/domains"
 import { Thrown } from "@petstore/thrown"
 import { Context, Duration, Effect, Layer, Option, Redacted, Schedule, Schema } from "effect"
 import { Hex } from "effect/encoding"

@@ -5,13 +5,8 @@
  */
 import { createPrivateKey, X509Certificate } from "node:crypto"
 import { describe, expect, layer } from "@effect/vitest"
-import {
-  type CertificateIssuer,
-  Hostname,
-  Http01ChallengeStore,
-  type OrderRef,
-  type OrderState
-} from "@petstore/custom-domains"
+import { type CertificateIssuer, Http01ChallengeStore, type OrderState } from "@petstore/certificates"
+import { Hostname, type OrderRef } from "@petstore/domains"
 import { StorageError } from "@petstore/kernel"
 import { MemoryHttp01ChallengeStore } from "@petstore/store-memory"
 import * as acme from "acme-client"

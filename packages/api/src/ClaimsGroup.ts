@@ -4,7 +4,7 @@
  * operation needs a key and sees only the key's own account's claims: another account's claim reads
  * as one that does not exist (404).
  */
-import { ClaimResource } from "@petstore/custom-domains"
+import { ClaimResource } from "@petstore/ownership"
 import { Schema } from "effect"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"

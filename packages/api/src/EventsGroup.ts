@@ -4,7 +4,7 @@
  * `Link`). The events are written in the same transaction as the change they tell (an outbox) and
  * kept 30 days. Another account's project reads as one that does not exist (404).
  */
-import { DomainEvent, DomainEventId } from "@petstore/custom-domains"
+import { DomainEvent, DomainEventId } from "@petstore/events"
 import { Schema } from "effect"
 import { flow } from "effect/Function"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"

@@ -3,14 +3,9 @@
  * their deploys, their domains and domain config. Every operation needs a key and sees only the key's
  * own account's projects.
  */
-import {
-  CustomDomainResource,
-  Deploy,
-  DeployStatus,
-  DomainConfig,
-  Plan,
-  ProjectId
-} from "@petstore/custom-domains"
+import { CustomDomainResource } from "@petstore/domains"
+import { Deploy, DeployStatus, Plan, ProjectId } from "@petstore/projects"
+import { DomainConfig } from "@petstore/serving"
 import { Schema } from "effect"
 import { flow } from "effect/Function"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"

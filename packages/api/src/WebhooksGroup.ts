@@ -7,14 +7,15 @@
  * key's own account's projects: another account's project (or its webhook) reads as one that does not
  * exist (404).
  */
+
+import { DomainEventType } from "@petstore/events"
 import {
   CreatedWebhookResource,
   DeliveryAttempt,
-  DomainEventType,
   deliveryAttemptsShown,
   RotatedWebhookSecretResource,
   WebhookResource
-} from "@petstore/custom-domains"
+} from "@petstore/webhooks"
 import { Schema } from "effect"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"

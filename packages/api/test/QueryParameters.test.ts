@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { ListLimit, PetStatus } from "@petstore/catalogue"
-import { DomainEventId } from "@petstore/custom-domains"
+import { DomainEventId } from "@petstore/events"
 import { Result, Schema, SchemaIssue } from "effect"
 import { integerParameter, literalParameter, textParameter } from "../src/QueryParameters.js"
 

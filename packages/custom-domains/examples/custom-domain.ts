@@ -4,49 +4,45 @@
  * edge serves it, and removing it stops that at once (and keeps the name its owner's for 30 days).
  */
 
+import { CertificateIssuer, CertificateStore, type StoredCertificate } from "@petstore/certificates"
+import { addDomain, checkDueCustomDomains, removeDomain, verifyNow } from "@petstore/custom-domains"
 import {
-  addDomain,
-  CertificateIssuer,
-  CertificateStore,
-  type Claim,
-  ClaimRepository,
   type CustomDomain,
   type CustomDomainKey,
   CustomDomainRepository,
-  changePlan,
-  checkDueCustomDomains,
-  claimLimitRefusal,
-  createProject,
   type DnsAnswer,
   DnsName,
   DnsResolver,
-  DecidedWritesStore,
-  type DomainConfig,
-  DomainConfigRepository,
   domainLimitRefusal,
   getDomain,
-  type HostnameRelease,
   HostnameTaken,
   isRivalOf,
-  limitReached,
   OrderRef,
-  OwnershipRepository,
   OwnershipToken,
   PlatformSettings,
+  workDueAt
+} from "@petstore/domains"
+import { defaultAccountName, limitReached } from "@petstore/kernel"
+import {
+  type Claim,
+  ClaimRepository,
+  claimLimitRefusal,
+  DecidedWritesStore,
+  type HostnameRelease,
+  OwnershipRepository,
+  writtenClaim,
+  writtenDomain
+} from "@petstore/ownership"
+import {
+  changePlan,
+  createProject,
   type Project,
   ProjectId,
   ProjectIdTaken,
   ProjectRepository,
-  recordProjectDeploy,
-  removeDomain,
-  resolveEdge,
-  type StoredCertificate,
-  verifyNow,
-  workDueAt,
-  writtenClaim,
-  writtenDomain
-} from "@petstore/custom-domains"
-import { defaultAccountName } from "@petstore/kernel"
+  recordProjectDeploy
+} from "@petstore/projects"
+import { type DomainConfig, DomainConfigRepository, resolveEdge } from "@petstore/serving"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 
 const projects = new Map<string, Project>()

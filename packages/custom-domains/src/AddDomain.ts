@@ -4,22 +4,32 @@
  * the DNS record to create and its TXT ownership record, required when another account has or
  * recently had the hostname; those accounts' domains are contested from then on.
  */
+
+import type { CustomDomain } from "@petstore/domains"
+import {
+  CustomDomainRepository,
+  customHostname,
+  DeployRequired,
+  InvalidDomainRequest,
+  newCustomDomain,
+  PlanRequired,
+  PlatformSettings,
+  withOwnershipRequired
+} from "@petstore/domains"
 import type { AccountName } from "@petstore/kernel"
+import { Limits } from "@petstore/kernel"
+import {
+  type Decision,
+  DomainClaimed,
+  decideAndStore,
+  needsRecord,
+  noWrites,
+  OwnershipRepository,
+  ownershipOf,
+  ownershipRequirement
+} from "@petstore/ownership"
+import { findOwnedProject, hasSucceededDeploy, isPaidPlan, type ProjectId } from "@petstore/projects"
 import { DateTime, Effect, Option } from "effect"
-import type { CustomDomain } from "./CustomDomain.js"
-import { newCustomDomain, withOwnershipRequired } from "./CustomDomainLifecycle.js"
-import { CustomDomainRepository } from "./CustomDomainRepository.js"
-import { type Decision, decideAndStore, noWrites } from "./DecidedWrites.js"
-import { DeployRequired, InvalidDomainRequest, PlanRequired } from "./DomainErrors.js"
-import { Limits } from "./Limits.js"
-import { needsRecord, ownershipRequirement } from "./Ownership.js"
-import { DomainClaimed } from "./OwnershipErrors.js"
-import { ownershipOf } from "./OwnershipFacts.js"
-import { OwnershipRepository } from "./OwnershipRepository.js"
-import { isPaidPlan } from "./Plan.js"
-import { customHostname, PlatformSettings } from "./PlatformSettings.js"
-import { hasSucceededDeploy, type ProjectId } from "./Project.js"
-import { findOwnedProject } from "./Projects.js"
 
 const now = DateTime.nowAsDate
 

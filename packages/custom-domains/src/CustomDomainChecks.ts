@@ -5,14 +5,24 @@
  * round's checks are read at once, before them (one query per store, not three per domain). How often
  * rounds run is the application's (its loop and its configuration).
  */
+
+import { advanceCertificate } from "@petstore/certificates"
+import {
+  type CustomDomain,
+  CustomDomainRepository,
+  type HostnameHold,
+  isCheckDue,
+  type LeasedWork
+} from "@petstore/domains"
+import type { DueCheckOptions, DueCheckRound } from "@petstore/kernel"
+import {
+  checkDomain,
+  checkWrites,
+  DecidedWritesStore,
+  type HostnameOwnership,
+  ownershipFactsOf
+} from "@petstore/ownership"
 import { Array as Arr, Clock, Duration, Effect, Option } from "effect"
-import { advanceCertificate } from "./CertificateIssuance.js"
-import { type CustomDomain, isCheckDue } from "./CustomDomain.js"
-import { CustomDomainRepository, type HostnameHold, type LeasedWork } from "./CustomDomainRepository.js"
-import { DecidedWritesStore } from "./DecidedWritesStore.js"
-import type { DueCheckOptions, DueCheckRound } from "./Lease.js"
-import { checkDomain, checkWrites } from "./DomainCheck.js"
-import { type HostnameOwnership, ownershipFactsOf } from "./OwnershipFacts.js"
 
 /**
  * Work done on a leased domain: its result, and where it stands: to be stored with the round's

@@ -3,13 +3,14 @@
  * conditionally on it: decided again from what won when another write came first, with what DNS said
  * in the earlier attempt so that DNS is not asked twice.
  */
+
+import type { CustomDomain } from "@petstore/domains"
+import { getDomain } from "@petstore/domains"
 import type { AccountName } from "@petstore/kernel"
+import type { CheckObservation } from "@petstore/ownership"
+import { type Decision, decideAndStore } from "@petstore/ownership"
+import type { ProjectId } from "@petstore/projects"
 import { Effect } from "effect"
-import type { CustomDomain } from "./CustomDomain.js"
-import { type Decision, decideAndStore } from "./DecidedWrites.js"
-import type { CheckObservation } from "./DomainCheck.js"
-import { getDomain } from "./OwnedDomains.js"
-import type { ProjectId } from "./Project.js"
 
 /** A decision on a domain, with what DNS said for it (to be used again if it must be taken again). */
 export interface DomainDecision extends Decision<CustomDomain> {

@@ -2,12 +2,13 @@
  * A project's domains and its domain config, as its owner lists them (another account's project is
  * not found).
  */
+
+import { CustomDomainRepository } from "@petstore/domains"
 import type { AccountName } from "@petstore/kernel"
+import type { ProjectId } from "@petstore/projects"
+import { findOwnedProject } from "@petstore/projects"
+import { domainConfigOf } from "@petstore/serving"
 import { Effect } from "effect"
-import { CustomDomainRepository } from "./CustomDomainRepository.js"
-import { domainConfigOf } from "./DomainConfigs.js"
-import type { ProjectId } from "./Project.js"
-import { findOwnedProject } from "./Projects.js"
 
 export const listDomains = (account: AccountName, id: ProjectId) =>
   Effect.gen(function* () {

@@ -3,17 +3,14 @@
  * longer served or redirected; a verified one is released (contested for 30 days, see `Ownership`)
  * and its certificate forgotten.
  */
+
+import { CertificateStore } from "@petstore/certificates"
+import { CustomDomainRepository, DomainNotFound, defaultHostname, getDomain } from "@petstore/domains"
 import type { AccountName } from "@petstore/kernel"
+import { OwnershipRepository } from "@petstore/ownership"
+import type { ProjectId } from "@petstore/projects"
+import { DomainConfigRepository, withoutDomain } from "@petstore/serving"
 import { DateTime, Effect, Option } from "effect"
-import { CertificateStore } from "./CertificateIssuer.js"
-import { CustomDomainRepository } from "./CustomDomainRepository.js"
-import { withoutDomain } from "./DomainConfig.js"
-import { DomainConfigRepository } from "./DomainConfigRepository.js"
-import { DomainNotFound } from "./DomainErrors.js"
-import { getDomain } from "./OwnedDomains.js"
-import { OwnershipRepository } from "./OwnershipRepository.js"
-import { defaultHostname } from "./PlatformSettings.js"
-import type { ProjectId } from "./Project.js"
 
 const now = DateTime.nowAsDate
 

@@ -2,18 +2,19 @@
  * Re-verify (contract sections 3 and 6): for a verified domain whose certificate is not issued, DNS
  * checked again and the certificate asked for afresh, at once.
  */
+
+import { isRetryable } from "@petstore/certificates"
+import {
+  isCoolingDown,
+  NotReverifiable,
+  requestCertificate,
+  restartVerificationWindow
+} from "@petstore/domains"
 import type { AccountName } from "@petstore/kernel"
+import { checkDomain, checkWrites, ownershipOf, writtenDomain } from "@petstore/ownership"
+import type { ProjectId } from "@petstore/projects"
 import { DateTime, Effect } from "effect"
-import { isRetryable } from "./CertificateLifecycle.js"
-import { requestCertificate } from "./CertificateRequest.js"
-import { restartVerificationWindow } from "./CustomDomainLifecycle.js"
-import { writtenDomain } from "./DecidedWrites.js"
-import { checkDomain, checkWrites } from "./DomainCheck.js"
 import { type DomainDecision, decideOnDomain } from "./DomainDecisions.js"
-import { NotReverifiable } from "./DomainErrors.js"
-import { ownershipOf } from "./OwnershipFacts.js"
-import type { ProjectId } from "./Project.js"
-import { isCoolingDown } from "./VerifyCooldown.js"
 
 const now = DateTime.nowAsDate
 

@@ -2,15 +2,13 @@
  * Verify, clicked by the owner (contract section 3): DNS checked now with the ownership rules, and a
  * fresh 48-hour window; hammering it costs nothing (see `VerifyCooldown`).
  */
+
+import { isAnsweredBy, restartVerificationWindow } from "@petstore/domains"
 import type { AccountName } from "@petstore/kernel"
+import { checkDomain, checkWrites, noWrites, ownershipOf, writtenDomain } from "@petstore/ownership"
+import type { ProjectId } from "@petstore/projects"
 import { DateTime, Effect } from "effect"
-import { restartVerificationWindow } from "./CustomDomainLifecycle.js"
-import { noWrites, writtenDomain } from "./DecidedWrites.js"
-import { checkDomain, checkWrites } from "./DomainCheck.js"
 import { type DomainDecision, decideOnDomain } from "./DomainDecisions.js"
-import { ownershipOf } from "./OwnershipFacts.js"
-import type { ProjectId } from "./Project.js"
-import { isAnsweredBy } from "./VerifyCooldown.js"
 
 const now = DateTime.nowAsDate
 

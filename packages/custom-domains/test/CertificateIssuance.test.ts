@@ -1,23 +1,18 @@
 import { describe, expect, it } from "@effect/vitest"
-import { AccountName } from "@petstore/kernel"
-import { Clock, Duration, Effect, Layer, Option, Redacted } from "effect"
-import { TestClock } from "effect/testing"
+import { CertificateDelay } from "@petstore/certificates"
 import {
-  addDomain,
   CaaRecord,
-  CertificateDelay,
   type CustomDomain,
-  checkDueCustomDomains,
-  createProject,
   type DnsAnswer,
   getDomain,
   Issuance,
-  NotReverifiable,
-  ProjectId,
-  recordProjectDeploy,
-  reverifyDomain,
-  verifyNow
-} from "../src/index.js"
+  NotReverifiable
+} from "@petstore/domains"
+import { AccountName } from "@petstore/kernel"
+import { createProject, ProjectId, recordProjectDeploy } from "@petstore/projects"
+import { Clock, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { TestClock } from "effect/testing"
+import { addDomain, checkDueCustomDomains, reverifyDomain, verifyNow } from "../src/index.js"
 import {
   caIdentifier,
   certificateLifetime,

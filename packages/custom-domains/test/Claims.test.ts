@@ -4,24 +4,22 @@
  * worker's daily recheck.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
-import { TestClock } from "effect/testing"
+import { InvalidDomainRequest, type Problem } from "@petstore/domains"
 import {
-  addDomain,
   ClaimNotFound,
   checkDueClaims,
   createClaim,
   DomainClaimed,
   deleteClaim,
   getClaim,
-  InvalidDomainRequest,
   listClaims,
-  type Problem,
-  ProjectId,
-  resolveEdge,
-  verifyClaim,
-  verifyNow
-} from "../src/index.js"
+  verifyClaim
+} from "@petstore/ownership"
+import { ProjectId } from "@petstore/projects"
+import { resolveEdge } from "@petstore/serving"
+import { Effect, Option } from "effect"
+import { TestClock } from "effect/testing"
+import { addDomain, verifyNow } from "../src/index.js"
 import { FakeWorld, fakeWorld, nxdomain, records, servfail } from "./support/CustomDomainWorld.js"
 import {
   acme,

@@ -1,30 +1,30 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
-import { TestClock } from "effect/testing"
 import {
-  addDomain,
-  changePlan,
-  checkDueCustomDomains,
-  createProject,
   DeployRequired,
-  DomainConfig,
   DomainNotFound,
-  DomainRedirect,
-  defaultDomainConfig,
   getDomain,
-  getDomainConfig,
   HostnameTaken,
   InvalidDomainRequest,
-  listDomains,
-  PlanRequired,
+  PlanRequired
+} from "@petstore/domains"
+import {
+  changePlan,
+  createProject,
   ProjectId,
   ProjectNotFound,
+  recordProjectDeploy
+} from "@petstore/projects"
+import {
+  DomainConfig,
+  DomainRedirect,
+  defaultDomainConfig,
+  getDomainConfig,
   putDomainConfig,
-  recordProjectDeploy,
-  removeDomain,
-  resolveEdge,
-  verifyNow
-} from "../src/index.js"
+  resolveEdge
+} from "@petstore/serving"
+import { Effect, Option } from "effect"
+import { TestClock } from "effect/testing"
+import { addDomain, checkDueCustomDomains, listDomains, removeDomain, verifyNow } from "../src/index.js"
 import {
   aliasToTarget,
   cnameTarget,

@@ -4,18 +4,12 @@
  * wildcard warning, and what removing a contested domain leaves alone.
  */
 import { describe, expect, it } from "@effect/vitest"
+import type { Problem } from "@petstore/domains"
+import { ProjectId } from "@petstore/projects"
+import { resolveEdge } from "@petstore/serving"
 import { Effect, Option, Redacted } from "effect"
 import { TestClock } from "effect/testing"
-import {
-  addDomain,
-  checkDueCustomDomains,
-  listDomains,
-  type Problem,
-  ProjectId,
-  removeDomain,
-  resolveEdge,
-  verifyNow
-} from "../src/index.js"
+import { addDomain, checkDueCustomDomains, listDomains, removeDomain, verifyNow } from "../src/index.js"
 import { cnameToTarget, FakeWorld, fakeWorld, records } from "./support/CustomDomainWorld.js"
 import { acme, day, deployedProject, nowDate, rival, verifiedDomain } from "./support/UseCases.js"
 

@@ -1,28 +1,27 @@
 import { describe, expect, it } from "@effect/vitest"
+import { applyVerdict, type CustomDomainStatus, Problem } from "@petstore/domains"
+import { addedDomain } from "@petstore/domains/testing"
 import { AccountName } from "@petstore/kernel"
-import { Effect } from "effect"
 import {
-  addDomain,
-  applyVerdict,
-  type CustomDomainStatus,
   changePlan,
   createProject,
   Deploy,
+  type Plan,
+  Project,
+  ProjectId,
+  recordProjectDeploy
+} from "@petstore/projects"
+import {
   DomainConfig,
   DomainRedirect,
   decideForCustomDomain,
   decideForDefaultHostname,
   defaultDomainConfig,
-  type Plan,
-  Problem,
-  Project,
-  ProjectId,
   putDomainConfig,
-  recordProjectDeploy,
-  removeDomain,
-  resolveEdge,
-  verifyNow
-} from "../src/index.js"
+  resolveEdge
+} from "@petstore/serving"
+import { Effect } from "effect"
+import { addDomain, removeDomain, verifyNow } from "../src/index.js"
 import {
   aliasToTarget,
   cnameTarget,
@@ -31,7 +30,6 @@ import {
   fakeWorld,
   servfail
 } from "./support/CustomDomainWorld.js"
-import { addedDomain } from "./support/Domains.js"
 
 const t0 = new Date("2027-03-01T12:00:00.000Z")
 const acme = AccountName.make("acme")

@@ -5,18 +5,12 @@
  * setting; zero turns it off.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { VerifyCooldown } from "@petstore/domains"
+import { createClaim, verifyClaim } from "@petstore/ownership"
+import { ProjectId } from "@petstore/projects"
 import { Duration, Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
-import {
-  addDomain,
-  checkDueCustomDomains,
-  createClaim,
-  ProjectId,
-  reverifyDomain,
-  VerifyCooldown,
-  verifyClaim,
-  verifyNow
-} from "../src/index.js"
+import { addDomain, checkDueCustomDomains, reverifyDomain, verifyNow } from "../src/index.js"
 import { cnameToTarget, FakeWorld, fakeWorld, nxdomain, records } from "./support/CustomDomainWorld.js"
 import { acme, deployedProject, second, t0, verifiedDomain } from "./support/UseCases.js"
 

@@ -5,15 +5,12 @@
  * concurrency, and the same `webhook-id` on every attempt at an event.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Option, Schema } from "effect"
-import { TestClock } from "effect/testing"
+import { Hostname } from "@petstore/domains"
+import { DomainEvent, DomainEventId } from "@petstore/events"
+import { ProjectId } from "@petstore/projects"
 import {
   DeliveryAttempt,
-  DomainEvent,
-  DomainEventId,
   deliverDueWebhooks,
-  Hostname,
-  ProjectId,
   recordOutcome,
   type SendOutcome,
   type Webhook,
@@ -21,7 +18,9 @@ import {
   type WebhookDeliveryKey,
   WebhookRepository,
   webhookIdFrom
-} from "../src/index.js"
+} from "@petstore/webhooks"
+import { Deferred, Effect, Fiber, Option, Schema } from "effect"
+import { TestClock } from "effect/testing"
 import { hour, minute, nowDate, second, t0 } from "./support/UseCases.js"
 import { addedEvent, WebhookWorld, webhookWorld } from "./support/WebhookWorld.js"
 

@@ -4,28 +4,25 @@
  * project and its webhooks are never found.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
-import { TestClock } from "effect/testing"
+import { InvalidDomainRequest } from "@petstore/domains"
+import { DomainEventId } from "@petstore/events"
+import { defaultLimits, LimitReached, Limits } from "@petstore/kernel"
+import { ProjectId, ProjectNotFound } from "@petstore/projects"
 import {
   createWebhook,
   DeliveryAttempt,
-  DomainEventId,
-  defaultLimits,
   deleteWebhook,
   deliveryAttemptsShown,
   getWebhook,
-  InvalidDomainRequest,
-  LimitReached,
-  Limits,
   listDeliveryAttempts,
   listWebhooks,
-  ProjectId,
-  ProjectNotFound,
   rotateWebhookSecret,
   updateWebhook,
   WebhookId,
   WebhookNotFound
-} from "../src/index.js"
+} from "@petstore/webhooks"
+import { Effect, Layer, Option } from "effect"
+import { TestClock } from "effect/testing"
 import { fakeWorld } from "./support/CustomDomainWorld.js"
 import { acme, deployedProject, expectFailure, nowDate, rival, t0 } from "./support/UseCases.js"
 import { addedEvent, WebhookWorld, webhookWorld } from "./support/WebhookWorld.js"

@@ -5,7 +5,7 @@
  */
 import { Resolver } from "node:dns/promises"
 import { isIPv4, isIPv6 } from "node:net"
-import { CaaRecord, type DnsAnswer, DnsName, DnsResolver } from "@petstore/custom-domains"
+import { CaaRecord, type DnsAnswer, DnsName, DnsResolver } from "@petstore/domains"
 import { Thrown } from "@petstore/thrown"
 import type { Scope } from "effect"
 import {

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto"
 import { createSocket } from "node:dgram"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { CaaRecord, type DnsAnswer, DnsResolver } from "@petstore/custom-domains"
+import { CaaRecord, type DnsAnswer, DnsResolver } from "@petstore/domains"
 import { Cause, type Context, Duration, Effect, Exit, Layer, Result } from "effect"
 import { NodeDnsResolver } from "../src/index.js"
 import {

@@ -3,7 +3,7 @@
  * answers combine (including the mixed cases no test server produces on demand).
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { DnsAnswer } from "@petstore/custom-domains"
+import type { DnsAnswer } from "@petstore/domains"
 import { NodeDnsResolver } from "../src/index.js"
 
 const nodeError = (code: string): Error =>

@@ -4,7 +4,7 @@
  * path is answered for any Host, from the key authorizations the certificate issuer published.
  * Tokens are looked up in storage, so a token not found costs the client as an unknown name does.
  */
-import { Http01ChallengeStore } from "@petstore/custom-domains"
+import { Http01ChallengeStore } from "@petstore/certificates"
 import { Effect, Option } from "effect"
 import { EdgeDecisions } from "./EdgeDecisions.js"
 import { keyAuthorization, notFound, tooManyRequests } from "./EdgeRequest.js"

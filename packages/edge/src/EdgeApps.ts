@@ -7,15 +7,9 @@
  */
 import { TLSSocket } from "node:tls"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import {
-  type CertificateStore,
-  type CustomDomainRepository,
-  DnsName,
-  type Http01ChallengeStore,
-  type PlatformSettings,
-  type ProjectRepository,
-  type ServingChanges
-} from "@petstore/custom-domains"
+import type { CertificateStore, Http01ChallengeStore } from "@petstore/certificates"
+import { DnsName } from "@petstore/domains"
+import type { EdgeLookups, ServingChanges } from "@petstore/serving"
 import { Effect, Option } from "effect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import type * as HttpServerResponse from "effect/http/HttpServerResponse"
@@ -35,13 +29,7 @@ import {
 } from "./EdgeRequest.js"
 
 /** What the edge reads to answer, and hears changes from. */
-export type EdgeServices =
-  | ProjectRepository
-  | CustomDomainRepository
-  | PlatformSettings
-  | CertificateStore
-  | Http01ChallengeStore
-  | ServingChanges
+export type EdgeServices = EdgeLookups | CertificateStore | Http01ChallengeStore | ServingChanges
 
 /** A request waits at most this long for storage before it is answered 503. */
 const storageDeadline = "10 seconds"

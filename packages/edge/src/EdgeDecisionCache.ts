@@ -11,7 +11,9 @@
  * a flood of made-up names drops only other made-up names, never a served one. Both are bounded in
  * number (the oldest goes first) and in age, a safety net for a change never heard of.
  */
-import type { EdgeDecision, ServingChange, StoredCertificate } from "@petstore/custom-domains"
+
+import type { StoredCertificate } from "@petstore/certificates"
+import type { EdgeDecision, ServingChange } from "@petstore/serving"
 import type { Option } from "effect"
 
 /** What is known of a name: the decision and the certificate to present for it. */

@@ -7,17 +7,10 @@
  * wait (`Limited`) instead of the lookup being made. A client whose address is not known (none was
  * given) is not limited.
  */
-import {
-  CertificateStore,
-  DnsName,
-  type EdgeDecision,
-  type EdgeLookups,
-  Hostname,
-  resolveEdgeFrom,
-  ServingChanges,
-  type StoredCertificate
-} from "@petstore/custom-domains"
+import { CertificateStore, type StoredCertificate } from "@petstore/certificates"
+import { DnsName, Hostname } from "@petstore/domains"
 import type { StorageError } from "@petstore/kernel"
+import { type EdgeDecision, type EdgeLookups, resolveEdgeFrom, ServingChanges } from "@petstore/serving"
 import { Clock, Context, Duration, Effect, Layer, Option, Schema, type Scope } from "effect"
 import { EdgeDecisionCache, type Known } from "./EdgeDecisionCache.js"
 import { UnknownNameBudget } from "./UnknownNameBudget.js"

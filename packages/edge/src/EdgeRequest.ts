@@ -4,7 +4,7 @@
  * error says) is written once and reads as a table. Answers carry no internal detail: errors are
  * a status and a fixed sentence.
  */
-import type { EdgeDecision } from "@petstore/custom-domains"
+import type { EdgeDecision } from "@petstore/serving"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { placeholderPage } from "./PlaceholderPage.js"
 

@@ -8,7 +8,8 @@
  * gets its handshakes for names not yet known refused until it may again.
  */
 import { createSecureContext, type SecureContext, TLSSocket } from "node:tls"
-import { DnsName, type StoredCertificate } from "@petstore/custom-domains"
+import type { StoredCertificate } from "@petstore/certificates"
+import { DnsName } from "@petstore/domains"
 import { type Context, Effect, Exit, Option, Redacted } from "effect"
 import type { EdgeDecisions } from "./EdgeDecisions.js"
 

@@ -9,18 +9,12 @@
  */
 import { Agent } from "node:https"
 import { describe, expect, layer } from "@effect/vitest"
-import {
-  addDomain,
-  CustomDomain,
-  CustomDomainRepository,
-  DomainConfig,
-  DomainRedirect,
-  loseOwnership,
-  ownershipLostProblem,
-  putDomainConfig,
-  recordProjectDeploy
-} from "@petstore/custom-domains"
+import { addDomain } from "@petstore/custom-domains"
+import { CustomDomain, CustomDomainRepository, loseOwnership } from "@petstore/domains"
 import { AccountName } from "@petstore/kernel"
+import { ownershipLostProblem } from "@petstore/ownership"
+import { recordProjectDeploy } from "@petstore/projects"
+import { DomainConfig, DomainRedirect, putDomainConfig } from "@petstore/serving"
 import { Clock, Effect, Option } from "effect"
 import { EdgeAddresses } from "../src/EdgeServer.js"
 import { derOf, handshake, http, https } from "./support/EdgeClient.js"

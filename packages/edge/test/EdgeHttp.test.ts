@@ -3,13 +3,9 @@
  * everything else, and the move to HTTPS once a hostname has a certificate.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import {
-  addDomain,
-  DomainConfig,
-  DomainRedirect,
-  Http01ChallengeStore,
-  putDomainConfig
-} from "@petstore/custom-domains"
+import { Http01ChallengeStore } from "@petstore/certificates"
+import { addDomain } from "@petstore/custom-domains"
+import { DomainConfig, DomainRedirect, putDomainConfig } from "@petstore/serving"
 import { Effect } from "effect"
 import { EdgeAddresses } from "../src/EdgeServer.js"
 import { http, raw } from "./support/EdgeClient.js"

@@ -5,15 +5,10 @@
  */
 import { Agent } from "node:https"
 import { describe, expect, layer } from "@effect/vitest"
-import {
-  CustomDomain,
-  CustomDomainRepository,
-  changePlan,
-  DomainConfig,
-  DomainRedirect,
-  putDomainConfig,
-  removeDomain
-} from "@petstore/custom-domains"
+import { removeDomain } from "@petstore/custom-domains"
+import { CustomDomain, CustomDomainRepository } from "@petstore/domains"
+import { changePlan } from "@petstore/projects"
+import { DomainConfig, DomainRedirect, putDomainConfig } from "@petstore/serving"
 import { Effect, Option } from "effect"
 import { EdgeAddresses } from "../src/EdgeServer.js"
 import { derOf, handshake, https, raw } from "./support/EdgeClient.js"

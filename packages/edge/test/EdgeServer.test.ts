@@ -6,7 +6,7 @@
 import { Agent } from "node:https"
 import { createServer, type Server } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
-import { CustomDomainRepository } from "@petstore/custom-domains"
+import { CustomDomainRepository } from "@petstore/domains"
 import { StorageError } from "@petstore/kernel"
 import { ListenError } from "@petstore/node-listener"
 import { MemoryStore } from "@petstore/store-memory"

@@ -4,14 +4,7 @@
  * 201: the class of the view returned chooses the status.
  */
 import { ClaimList, ClaimView, CurrentCaller, NewClaimView, PetstoreApi } from "@petstore/api"
-import {
-  type Claim,
-  createClaim,
-  deleteClaim,
-  getClaim,
-  listClaims,
-  verifyClaim
-} from "@petstore/custom-domains"
+import { type Claim, createClaim, deleteClaim, getClaim, listClaims, verifyClaim } from "@petstore/ownership"
 import { Effect } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { claimNotFound, invalidDomainRequest, limitReached } from "./DomainErrors.js"

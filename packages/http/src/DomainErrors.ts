@@ -4,19 +4,17 @@
  */
 import { apiError, Conflict, Forbidden, InvalidRequest, NotFound } from "@petstore/api"
 import type {
-  ClaimNotFound,
   DeployRequired,
-  DomainClaimed,
   DomainNotFound,
   HostnameTaken,
   InvalidDomainRequest,
-  LimitReached,
   NotReverifiable,
-  PlanRequired,
-  ProjectIdTaken,
-  ProjectNotFound,
-  WebhookNotFound
-} from "@petstore/custom-domains"
+  PlanRequired
+} from "@petstore/domains"
+import type { LimitReached } from "@petstore/kernel"
+import type { ClaimNotFound, DomainClaimed } from "@petstore/ownership"
+import type { ProjectIdTaken, ProjectNotFound } from "@petstore/projects"
+import type { WebhookNotFound } from "@petstore/webhooks"
 import { Effect } from "effect"
 
 export const projectNotFound = (error: ProjectNotFound) =>

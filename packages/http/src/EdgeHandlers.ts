@@ -3,7 +3,7 @@
  * downgrade takes effect on the very next request.
  */
 import { apiError, NotFound, PetstoreApi } from "@petstore/api"
-import { resolveEdge } from "@petstore/custom-domains"
+import { resolveEdge } from "@petstore/serving"
 import { Effect } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { storageUnavailable } from "./StorageUnavailable.js"

@@ -4,7 +4,7 @@
  */
 import { PetstoreApi } from "@petstore/api"
 import { defaultListLimit } from "@petstore/catalogue"
-import { listProjectEvents } from "@petstore/custom-domains"
+import { listProjectEvents } from "@petstore/events"
 import { Effect, Option } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { projectNotFound } from "./DomainErrors.js"

@@ -8,7 +8,7 @@
  * Each series is a metric of its own, made once and kept by its labels: recording a request is then
  * a few map lookups and an update, with no label hashing and no fiber.
  */
-import { CustomDomainRepository } from "@petstore/custom-domains"
+import { CustomDomainRepository } from "@petstore/domains"
 import { Clock, Context, Effect, Layer, Metric, Result } from "effect"
 import * as PrometheusMetrics from "effect/observability/PrometheusMetrics"
 import { routeTemplate } from "./AllowedMethods.js"

@@ -3,7 +3,7 @@
  * from. An id that cannot exist is simply not found, as another account's project is.
  */
 import { CurrentCaller } from "@petstore/api"
-import { ProjectId, ProjectNotFound } from "@petstore/custom-domains"
+import { ProjectId, ProjectNotFound } from "@petstore/projects"
 import { Effect, Option, Schema } from "effect"
 
 const decodeProjectId = Schema.decodeOption(ProjectId)

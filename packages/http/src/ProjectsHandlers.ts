@@ -3,24 +3,18 @@
  */
 import { CurrentCaller, DomainList, PetstoreApi, ProjectView } from "@petstore/api"
 import { defaultListLimit } from "@petstore/catalogue"
+import { addDomain, listDomains, removeDomain, reverifyDomain, verifyNow } from "@petstore/custom-domains"
+import { getDomain, PlatformSettings } from "@petstore/domains"
 import {
-  addDomain,
   changePlan,
   createProject,
   defaultHostnameOf,
   findOwnedProject,
-  getDomain,
-  getDomainConfig,
-  listDomains,
   listProjects,
-  PlatformSettings,
   type Project,
-  putDomainConfig,
-  recordProjectDeploy,
-  removeDomain,
-  reverifyDomain,
-  verifyNow
-} from "@petstore/custom-domains"
+  recordProjectDeploy
+} from "@petstore/projects"
+import { getDomainConfig, putDomainConfig } from "@petstore/serving"
 import { Effect, Option } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import {

@@ -3,7 +3,7 @@
  * the application read it. A reference with the safe default (`https` to public addresses only), so a
  * server that is told nothing refuses what its deliveries would refuse.
  */
-import type { WebhookUrlOptions } from "@petstore/custom-domains"
+import type { WebhookUrlOptions } from "@petstore/webhooks"
 import { Context } from "effect"
 
 export const WebhookUrlPolicy = Context.Reference<WebhookUrlOptions>("@petstore/http/WebhookUrlPolicy", {

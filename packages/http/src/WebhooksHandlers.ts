@@ -23,7 +23,7 @@ import {
   updateWebhook,
   type Webhook,
   webhookResource
-} from "@petstore/custom-domains"
+} from "@petstore/webhooks"
 import { Effect } from "effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { invalidDomainRequest, limitReached, projectNotFound, webhookNotFound } from "./DomainErrors.js"

@@ -4,7 +4,6 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
-import { WebhookRepository } from "@petstore/custom-domains"
 import { StorageHealth } from "@petstore/kernel"
 import {
   MemoryApiKeyRepository,
@@ -14,6 +13,7 @@ import {
   MemoryOwnershipRepository,
   MemoryProjectRepository
 } from "@petstore/store-memory"
+import { WebhookRepository } from "@petstore/webhooks"
 import { Clock, Effect, Layer } from "effect"
 import { json, TestServer, TestServerLive } from "./support/TestServer.js"
 

@@ -6,16 +6,15 @@
  * are listed newest first, saying what each got.
  */
 import { describe, expect, layer } from "@effect/vitest"
+import type { DueCheckRound, StorageError } from "@petstore/kernel"
+import { MemoryStore } from "@petstore/store-memory"
 import {
-  type DueCheckRound,
   deliverDueWebhooks,
   type SendOutcome,
   type WebhookDeliveryRepository,
   type WebhookRequest,
   WebhookSender
-} from "@petstore/custom-domains"
-import type { StorageError } from "@petstore/kernel"
-import { MemoryStore } from "@petstore/store-memory"
+} from "@petstore/webhooks"
 import { Context, Effect, Layer } from "effect"
 import { EmptyDns, expectError, json, jsonPost, TestServer, TestServerLive } from "./support/TestServer.js"
 

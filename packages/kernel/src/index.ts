@@ -37,6 +37,8 @@ export {
   type Caller
 } from "./Authentication.js"
 export { StorageError, Unauthenticated } from "./Errors.js"
+export type { DueCheckOptions, DueCheckRound, Lease } from "./Lease.js"
+export { defaultLimits, LimitReached, Limits, type LimitValues, limitNames, limitReached } from "./Limits.js"
 export {
   addressBucket,
   keyBucket,
@@ -49,3 +51,5 @@ export {
 } from "./RateLimitPolicy.js"
 export { Sha256, type Sha256Hex, webCryptoSha256 } from "./Sha256.js"
 export { StorageHealth } from "./StorageHealth.js"
+export { firstVersion, StoredVersion } from "./StoredVersion.js"
+export { Timestamp } from "./Timestamp.js"

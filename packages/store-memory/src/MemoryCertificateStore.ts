@@ -4,7 +4,7 @@
  * domain still verified at the version its order was settled from. Nothing is written anywhere, so
  * the private keys need no encryption at rest here (the PostgreSQL store encrypts them).
  */
-import { CertificateStore } from "@petstore/custom-domains"
+import { CertificateStore } from "@petstore/certificates"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
 import { type DomainTable, keyOf, MemoryDomainTable, layer as tableLayer } from "./MemoryDomainTable.js"
 

@@ -1,18 +1,14 @@
 /**
  * ClaimRepository in memory: one claim per account and apex, in insertion order, each with its
  * recheck lease, kept in the table the domains are (`MemoryDomainTable`), so that a claim's proof and
- * the domains it takes are stored in one update (`CustomDomainRepository.storeDecided`). Every
+ * the domains it takes are stored in one update (`DecidedWritesStore.storeDecided`). Every
  * operation reads and writes in one atomic `Ref` update, so concurrent inserts never store two claims
  * of one apex for an account nor overshoot its limits, concurrent claims never lease one twice, and a write is applied only
  * while the claim is at the version it was decided from.
  */
-import {
-  type Claim,
-  ClaimRepository,
-  claimLimitRefusal,
-  type LimitReached,
-  writtenClaim
-} from "@petstore/custom-domains"
+
+import type { LimitReached } from "@petstore/kernel"
+import { type Claim, ClaimRepository, claimLimitRefusal, writtenClaim } from "@petstore/ownership"
 import { Effect, HashMap, Layer, Option, Order, Ref } from "effect"
 import {
   claimKeyOf,

@@ -3,7 +3,7 @@
  * table they share (`MemoryDomainTable`). A project's events are kept in id order, so a page is a
  * slice from the first event after the cursor. Forgetting an event forgets its webhook deliveries.
  */
-import { type DomainEvent, DomainEventRepository } from "@petstore/custom-domains"
+import { type DomainEvent, DomainEventRepository } from "@petstore/events"
 import { Array as Arr, Effect, HashMap, Layer, Option, Ref } from "effect"
 import { type DomainTable, eventsOf, MemoryDomainTable } from "./MemoryDomainTable.js"
 

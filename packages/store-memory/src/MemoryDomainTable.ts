@@ -12,29 +12,27 @@
  * type (`events` null: every type): a delivery due when the event occurred. A delivery keeps its lease
  * and the attempts recorded at it, which go with it (its webhook removed, its event forgotten).
  */
+
+import type { StoredCertificate } from "@petstore/certificates"
+import type { CustomDomain, CustomDomainKey } from "@petstore/domains"
+import { DomainEvent, DomainEventId, domainEventTypes } from "@petstore/events"
+import type { Lease } from "@petstore/kernel"
+import type { Claim } from "@petstore/ownership"
+import type { ProjectId } from "@petstore/projects"
 import {
-  type Claim,
-  type CustomDomain,
-  type CustomDomainKey,
-  type CustomDomainLease,
   type DeliveryAttempt,
-  DomainEvent,
-  DomainEventId,
-  domainEventTypes,
-  type ProjectId,
-  type StoredCertificate,
   type Webhook,
   WebhookDelivery,
   type WebhookDeliveryKey,
   type WebhookId
-} from "@petstore/custom-domains"
+} from "@petstore/webhooks"
 import { Context, HashMap, Layer, Option, Ref } from "effect"
 
 export interface StoredDomain {
   readonly domain: CustomDomain
   /** Insertion order, for listing. */
   readonly position: number
-  readonly lease: Option.Option<CustomDomainLease>
+  readonly lease: Option.Option<Lease>
 }
 
 export interface StoredWebhook {
@@ -42,7 +40,7 @@ export interface StoredWebhook {
   /** Insertion order, for listing. */
   readonly position: number
   /** The lease on the webhook's lane: its one delivery in flight. */
-  readonly lane: Option.Option<CustomDomainLease>
+  readonly lane: Option.Option<Lease>
 }
 
 export interface RecordedAttempt {
@@ -53,7 +51,7 @@ export interface RecordedAttempt {
 
 export interface StoredDelivery {
   readonly delivery: WebhookDelivery
-  readonly lease: Option.Option<CustomDomainLease>
+  readonly lease: Option.Option<Lease>
   /** Oldest first. */
   readonly attempts: ReadonlyArray<RecordedAttempt>
 }
@@ -62,7 +60,7 @@ export interface StoredClaim {
   readonly claim: Claim
   /** Insertion order, for listing. */
   readonly position: number
-  readonly lease: Option.Option<CustomDomainLease>
+  readonly lease: Option.Option<Lease>
 }
 
 export interface DomainTable {

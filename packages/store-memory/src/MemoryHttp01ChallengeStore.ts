@@ -2,7 +2,7 @@
  * Http01ChallengeStore in memory: key authorizations by token, for a single process (the issuer and
  * the edge in one server) and the tests.
  */
-import { Http01ChallengeStore } from "@petstore/custom-domains"
+import { Http01ChallengeStore } from "@petstore/certificates"
 import { Effect, Layer, Option, Ref } from "effect"
 
 export const make: Effect.Effect<Http01ChallengeStore["Service"]> = Effect.map(

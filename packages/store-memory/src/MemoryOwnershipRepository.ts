@@ -5,14 +5,9 @@
  * stored first.
  */
 import { randomBytes } from "node:crypto"
-import {
-  type HostnameRelease,
-  OwnershipRepository,
-  type OwnershipToken,
-  ownershipTokenBytes,
-  ownershipTokenFrom
-} from "@petstore/custom-domains"
+import { type OwnershipToken, ownershipTokenBytes, ownershipTokenFrom } from "@petstore/domains"
 import type { AccountName } from "@petstore/kernel"
+import { type HostnameRelease, OwnershipRepository } from "@petstore/ownership"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
 
 // Neither an account name nor a DNS name has a line break, so the pair's text names it alone.

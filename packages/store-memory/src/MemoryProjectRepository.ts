@@ -4,16 +4,11 @@
  * counts the account's projects and adds its own in the same update, so no two inserts overshoot
  * the limit.
  */
-import {
-  type DomainConfig,
-  type LimitReached,
-  limitReached,
-  type Project,
-  type ProjectId,
-  ProjectIdTaken,
-  ProjectRepository
-} from "@petstore/custom-domains"
-import { Array as Arr, Effect, HashMap, Layer, Option, Order, Ref } from "effect"
+
+import { type LimitReached, limitReached } from "@petstore/kernel"
+import { type Project, type ProjectId, ProjectIdTaken, ProjectRepository } from "@petstore/projects"
+import { type DomainConfig, DomainConfigRepository } from "@petstore/serving"
+import { Array as Arr, Context, Effect, HashMap, Layer, Option, Order, Ref } from "effect"
 
 interface StoredProject {
   readonly project: Project
@@ -30,11 +25,17 @@ const ownedBy = (projects: ProjectTable, account: string): Array<Project> =>
 /** Ids in the order PostgreSQL's `text` sorts them under the C collation: code unit by code unit. */
 const byId = Order.mapInput(Order.String, (project: Project) => project.id)
 
-export const make: Effect.Effect<ProjectRepository["Service"]> = Effect.map(
+/** The project repository and the domain configs, kept with each project. */
+export interface MemoryProjectStores {
+  readonly projects: ProjectRepository["Service"]
+  readonly configs: DomainConfigRepository["Service"]
+}
+
+export const make: Effect.Effect<MemoryProjectStores> = Effect.map(
   Ref.make<ProjectTable>(HashMap.empty()),
   (table) => {
     const find = (id: ProjectId) => Effect.map(Ref.get(table), HashMap.get(id))
-    return ProjectRepository.of({
+    const projects = ProjectRepository.of({
       insert: (project, { projectsPerAccount }) =>
         Effect.flatten(
           Ref.modify(
@@ -80,19 +81,26 @@ export const make: Effect.Effect<ProjectRepository["Service"]> = Effect.map(
         Ref.update(
           table,
           HashMap.modify(project.id, (stored) => ({ ...stored, project }))
-        ),
-      findConfig: (id) =>
+        )
+    })
+    const configs = DomainConfigRepository.of({
+      find: (id) =>
         Effect.map(
           find(id),
           Option.flatMap((stored) => stored.config)
         ),
-      saveConfig: (id, config) =>
+      save: (id, config) =>
         Ref.update(
           table,
           HashMap.modify(id, (stored) => ({ ...stored, config: Option.some(config) }))
         )
     })
+    return { projects, configs }
   }
 )
 
-export const layer: Layer.Layer<ProjectRepository> = Layer.effect(ProjectRepository, make)
+export const layer: Layer.Layer<ProjectRepository | DomainConfigRepository> = Layer.effectContext(
+  Effect.map(make, ({ configs, projects }) =>
+    Context.make(ProjectRepository, projects).pipe(Context.add(DomainConfigRepository, configs))
+  )
+)

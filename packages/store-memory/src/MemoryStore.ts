@@ -7,24 +7,24 @@
  * (queuing deliveries), the event repository reads events, the webhook repositories the rest.
  */
 import type { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
+import { CertificateStore, type Http01ChallengeStore } from "@petstore/certificates"
+import type { CustomDomainRepository } from "@petstore/domains"
+import type { DomainEventRepository } from "@petstore/events"
+import type { ApiKeyRepository, StorageHealth } from "@petstore/kernel"
+import { ClaimRepository, type DecidedWritesStore, type OwnershipRepository } from "@petstore/ownership"
+import type { ProjectRepository } from "@petstore/projects"
 import {
   announcingCertificates,
   announcingCustomDomains,
+  announcingDecidedWrites,
+  announcingDomainConfigs,
   announcingProjects,
-  CertificateStore,
-  ClaimRepository,
-  CustomDomainRepository,
-  type DomainEventRepository,
-  type Http01ChallengeStore,
+  type DomainConfigRepository,
   inProcessServingChangeHubLayer,
-  type OwnershipRepository,
-  type ProjectRepository,
   type ServingChanges,
-  servingChangesLayer,
-  type WebhookDeliveryRepository,
-  type WebhookRepository
-} from "@petstore/custom-domains"
-import type { ApiKeyRepository, StorageHealth } from "@petstore/kernel"
+  servingChangesLayer
+} from "@petstore/serving"
+import type { WebhookDeliveryRepository, WebhookRepository } from "@petstore/webhooks"
 import { Layer } from "effect"
 import * as MemoryApiKeyRepository from "./MemoryApiKeyRepository.js"
 import * as MemoryCertificateStore from "./MemoryCertificateStore.js"
@@ -47,7 +47,9 @@ export const layer: Layer.Layer<
   | IdempotencyRepository
   | ApiKeyRepository
   | ProjectRepository
+  | DomainConfigRepository
   | CustomDomainRepository
+  | DecidedWritesStore
   | DomainEventRepository
   | ClaimRepository
   | OwnershipRepository
@@ -61,9 +63,9 @@ export const layer: Layer.Layer<
   MemoryPetRepository.layer,
   MemoryIdempotencyRepository.layer,
   MemoryApiKeyRepository.layer,
-  announcingProjects.pipe(Layer.provide(MemoryProjectRepository.layer)),
-  announcingCustomDomains.pipe(
-    Layer.provide(Layer.effect(CustomDomainRepository, MemoryDomainRepository.make))
+  Layer.merge(announcingProjects, announcingDomainConfigs).pipe(Layer.provide(MemoryProjectRepository.layer)),
+  Layer.merge(announcingCustomDomains, announcingDecidedWrites).pipe(
+    Layer.provide(MemoryDomainRepository.storesLayer)
   ),
   MemoryDomainEventRepository.layer,
   Layer.effect(ClaimRepository, MemoryClaimRepository.make),

@@ -8,16 +8,17 @@
  * and their attempts recorded, only while their lease is `holder`'s; a webhook's health only where it
  * is as the claim saw it.
  */
+
+import type { Lease } from "@petstore/kernel"
 import {
   type ClaimedDelivery,
-  type CustomDomainLease,
   type DeliveryResult,
   signingSecretsOf,
   Webhook,
   type WebhookDeliveryKey,
   WebhookDeliveryRepository,
   type WebhookId
-} from "@petstore/custom-domains"
+} from "@petstore/webhooks"
 import { Effect, HashMap, Layer, Option, Order, Ref } from "effect"
 import {
   type DomainTable,
@@ -40,10 +41,10 @@ const dueOrder: Order.Order<StoredDelivery> = Order.combine(
 const queueOf = (stored: StoredDelivery): string =>
   `${stored.delivery.webhookId}\n${stored.delivery.hostname}`
 
-const isLeasedAt = (lease: Option.Option<CustomDomainLease>, now: number): boolean =>
+const isLeasedAt = (lease: Option.Option<Lease>, now: number): boolean =>
   Option.exists(lease, (held) => held.until.getTime() > now)
 
-const heldBy = (lease: Option.Option<CustomDomainLease>, holder: string): boolean =>
+const heldBy = (lease: Option.Option<Lease>, holder: string): boolean =>
   Option.exists(lease, (held) => held.holder === holder)
 
 /** Whether the delivery's webhook is enabled and its lane free at `now`. */
@@ -86,7 +87,7 @@ const claimable = (current: DomainTable, now: number): ReadonlyArray<StoredDeliv
 const withLane = (
   current: DomainTable,
   webhookId: WebhookId,
-  lease: Option.Option<CustomDomainLease>,
+  lease: Option.Option<Lease>,
   holder?: string
 ): DomainTable => ({
   ...current,
@@ -141,7 +142,7 @@ export const make: Effect.Effect<WebhookDeliveryRepository["Service"], never, Me
   function* () {
     const table = yield* MemoryDomainTable
     return WebhookDeliveryRepository.of({
-      claimDue: (now: Date, limit: number, lease: CustomDomainLease) =>
+      claimDue: (now: Date, limit: number, lease: Lease) =>
         Ref.modify(table, (current): [ReadonlyArray<ClaimedDelivery>, DomainTable] => {
           const claimed = claimable(current, now.getTime()).slice(0, Math.max(0, Math.floor(limit)))
           let next = current

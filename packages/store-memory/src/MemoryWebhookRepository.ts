@@ -6,17 +6,16 @@
  * its deliveries, and the attempts recorded at them, in the same update.
  */
 import { randomBytes } from "node:crypto"
+import { type LimitReached, limitReached } from "@petstore/kernel"
+import type { ProjectId } from "@petstore/projects"
 import {
   enabledWebhook,
-  type LimitReached,
-  limitReached,
   newWebhook,
-  type ProjectId,
   rotatedWebhook,
   type Webhook,
   type WebhookId,
   WebhookRepository
-} from "@petstore/custom-domains"
+} from "@petstore/webhooks"
 import { Effect, HashMap, Layer, Option, Order, Ref } from "effect"
 import {
   type DomainTable,

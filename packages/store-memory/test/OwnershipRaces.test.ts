@@ -5,20 +5,12 @@
  * the built process on PGlite and PostgreSQL (apps/api `OwnershipRaces.test.ts`).
  */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  addDomain,
-  createProject,
-  type DnsAnswer,
-  DnsResolver,
-  listProjectEvents,
-  PlatformSettings,
-  ProjectId,
-  recordProjectDeploy,
-  resolveEdge,
-  VerifyCooldown,
-  verifyNow
-} from "@petstore/custom-domains"
+import { addDomain, verifyNow } from "@petstore/custom-domains"
+import { type DnsAnswer, DnsResolver, PlatformSettings, VerifyCooldown } from "@petstore/domains"
+import { listProjectEvents } from "@petstore/events"
 import { AccountName } from "@petstore/kernel"
+import { createProject, ProjectId, recordProjectDeploy } from "@petstore/projects"
+import { resolveEdge } from "@petstore/serving"
 import { Array as Arr, Duration, Effect, Layer, Option } from "effect"
 import { MemoryStore } from "../src/index.js"
 

@@ -7,7 +7,8 @@
  * row references its domain, so a certificate can only be kept for a stored domain and goes when the
  * domain is removed.
  */
-import { CertificateStore, Hostname, type StoredCertificate } from "@petstore/custom-domains"
+import { CertificateStore, type StoredCertificate } from "@petstore/certificates"
+import { Hostname } from "@petstore/domains"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"

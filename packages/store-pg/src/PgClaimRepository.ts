@@ -11,14 +11,10 @@
  * storing results and giving a lease back are conditional on the lease holder. Any other write is
  * conditional on the version it was decided from, and bumps it (so does a leased result).
  */
-import {
-  type Claim,
-  ClaimRepository,
-  claimLimitRefusal,
-  Hostname,
-  type LimitValues
-} from "@petstore/custom-domains"
-import { AccountName } from "@petstore/kernel"
+
+import { Hostname } from "@petstore/domains"
+import { AccountName, type LimitValues } from "@petstore/kernel"
+import { type Claim, ClaimRepository, claimLimitRefusal } from "@petstore/ownership"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { inLockedTransaction, LockSpace } from "./internal/AdvisoryLocks.js"

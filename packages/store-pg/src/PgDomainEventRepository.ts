@@ -5,14 +5,9 @@
  * row is decoded into a `DomainEvent` again, so a row the domain refuses is a `StorageError` naming
  * its column, never an event handed on. Retention deletes by time (the index on `occurred_at`).
  */
-import {
-  CustomDomainResource,
-  DomainEvent,
-  type DomainEventId,
-  DomainEventRepository,
-  DomainEventType,
-  ProjectId
-} from "@petstore/custom-domains"
+import { CustomDomainResource } from "@petstore/domains"
+import { DomainEvent, type DomainEventId, DomainEventRepository, DomainEventType } from "@petstore/events"
+import { ProjectId } from "@petstore/projects"
 import { Array as Arr, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"

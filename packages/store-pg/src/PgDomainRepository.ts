@@ -35,23 +35,20 @@ import {
   type CustomDomainKey,
   CustomDomainRepository,
   CustomDomainStatus,
-  type DecidedWrites,
   DnsName,
   DnsRecordInstruction,
-  type DomainEventType,
-  domainEventTypes,
   Hostname,
   HostnameKind,
   HostnameTaken,
   Issuance,
-  type LimitReached,
-  limitReached,
   OwnershipRecord,
-  Problem,
-  ProjectId
-} from "@petstore/custom-domains"
-import { AccountName } from "@petstore/kernel"
-import { Clock, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
+  Problem
+} from "@petstore/domains"
+import { type DomainEventType, domainEventTypes } from "@petstore/events"
+import { AccountName, type LimitReached, limitReached } from "@petstore/kernel"
+import { type DecidedWrites, DecidedWritesStore } from "@petstore/ownership"
+import { ProjectId } from "@petstore/projects"
+import { Clock, Context, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { inLockedTransaction, LockSpace } from "./internal/AdvisoryLocks.js"
 import { ClaimFromRow, storeClaimRows } from "./internal/ClaimRows.js"
@@ -203,45 +200,46 @@ const apexOf = (hostname: string): string =>
 /** When a write happens: its events occurred then. */
 const currentTime: Effect.Effect<Date> = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
-export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlClient.SqlClient> = Effect.gen(
-  function* () {
-    const sql = yield* SqlClient.SqlClient
+/** The domain repository and the store of decided writes, which share its statements and its locks. */
+export interface PgDomainStores {
+  readonly domains: CustomDomainRepository["Service"]
+  readonly decided: DecidedWritesStore["Service"]
+}
 
-    const columns = sql.literal(`hostname, project_id as "projectId", account, kind, status,
+export const make: Effect.Effect<PgDomainStores, never, SqlClient.SqlClient> = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+
+  const columns = sql.literal(`hostname, project_id as "projectId", account, kind, status,
       dns_record as "dnsRecord", ownership, verification_last_checked_at as "lastCheckedAt",
       verification_next_check_at as "nextCheckAt", verification_deadline as "deadline", verification_problems as "problems", certificate,
       created_at as "createdAt", issuance, issuance_next_attempt_at as "issuanceNextAttemptAt", version`)
 
-    const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`
-    const jsonOrNull = (value: unknown) => (value === null ? sql`null` : json(value))
+  const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`
+  const jsonOrNull = (value: unknown) => (value === null ? sql`null` : json(value))
 
-    /**
-     * The outbox's part of a write: the `with` list that appends `events` (encoded, as JSON text), as
-     * occurred at `occurredAt`, in their order, those for which `onlyIf` holds (`appended`), and queues
-     * their deliveries (`queued`). The projects to lock travel apart (`projects`), so that a round's
-     * events are parsed once. The outbox runs after the statement's own write (PostgreSQL completes the
-     * sub-statements the main query does not read last), so row locks are always taken before the
-     * project's lock, by every writer.
-     *
-     * Ids are given as rows come, and the rows come in the array's order. Readers page by id, so a
-     * project's events must become visible in id order: an id taken by one transaction and committed
-     * after a higher one would be skipped for good by a reader already past it. So each project's
-     * events are written under a lock of that project held to the end of the transaction (taken,
-     * projects in one order, before any id is), and a project's writers commit in the order of their
-     * ids; the deliveries of a webhook and hostname become visible in that order too.
-     *
-     * Each appended event is queued for every enabled webhook of its project that listens to its type
-     * (`events` null: every type), due when it occurred; a disabled one gets no new deliveries. The webhooks are looked up per appended row, so
-     * after the project's lock is held, and locked as the deliveries' reference to them would
-     * (`for key share`): one removed meanwhile is skipped instead of failing the write with a
-     * reference to nothing. A webhook gets the events of the statements that start after it is stored.
-     */
-    const outbox = (
-      { events, projects }: OutboxInput,
-      occurredAt: Date,
-      onlyIf: Statement.Fragment = sql``
-    ) =>
-      sql`
+  /**
+   * The outbox's part of a write: the `with` list that appends `events` (encoded, as JSON text), as
+   * occurred at `occurredAt`, in their order, those for which `onlyIf` holds (`appended`), and queues
+   * their deliveries (`queued`). The projects to lock travel apart (`projects`), so that a round's
+   * events are parsed once. The outbox runs after the statement's own write (PostgreSQL completes the
+   * sub-statements the main query does not read last), so row locks are always taken before the
+   * project's lock, by every writer.
+   *
+   * Ids are given as rows come, and the rows come in the array's order. Readers page by id, so a
+   * project's events must become visible in id order: an id taken by one transaction and committed
+   * after a higher one would be skipped for good by a reader already past it. So each project's
+   * events are written under a lock of that project held to the end of the transaction (taken,
+   * projects in one order, before any id is), and a project's writers commit in the order of their
+   * ids; the deliveries of a webhook and hostname become visible in that order too.
+   *
+   * Each appended event is queued for every enabled webhook of its project that listens to its type
+   * (`events` null: every type), due when it occurred; a disabled one gets no new deliveries. The webhooks are looked up per appended row, so
+   * after the project's lock is held, and locked as the deliveries' reference to them would
+   * (`for key share`): one removed meanwhile is skipped instead of failing the write with a
+   * reference to nothing. A webhook gets the events of the statements that start after it is stored.
+   */
+  const outbox = ({ events, projects }: OutboxInput, occurredAt: Date, onlyIf: Statement.Fragment = sql``) =>
+    sql`
         appended as (
           insert into domain_events (project_id, hostname, type, occurred_at, data)
           select event."projectId", event.hostname, event.type, ${occurredAt}, event.data
@@ -267,12 +265,12 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
               and (webhooks.events is null or appended.type = any(webhooks.events))
             for key share) as webhook)`
 
-    /**
-     * The update that stores `rows` (every field but key and account) where `onlyIf` holds too, bumps
-     * their versions and ends their leases: the rows travel as one jsonb array, read back as a record
-     * set (timestamps from their ISO text); the keys of those changed come back.
-     */
-    const updateRows = (rows: string, onlyIf: Statement.Fragment) => sql`
+  /**
+   * The update that stores `rows` (every field but key and account) where `onlyIf` holds too, bumps
+   * their versions and ends their leases: the rows travel as one jsonb array, read back as a record
+   * set (timestamps from their ISO text); the keys of those changed come back.
+   */
+  const updateRows = (rows: string, onlyIf: Statement.Fragment) => sql`
         update custom_domains as stored set
           kind = result.kind, status = result.status, dns_record = result."dnsRecord",
           ownership = result.ownership,
@@ -294,27 +292,27 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
         where stored.hostname = result.hostname and stored.project_id = result."projectId" ${onlyIf}
         returning stored.project_id as "projectId", stored.hostname`
 
-    /**
-     * Stores `rows` and appends `events`, in one statement, each row only at the version it was
-     * decided from. Called with the rows locked and their versions checked, so every one is there to
-     * change; their keys come back.
-     */
-    const storeRows = SqlSchema.findAll({
-      Request: Schema.Struct({ changes: ChangesInput, occurredAt: Schema.Date }),
-      Result: DomainKey,
-      execute: ({ changes, occurredAt }) =>
-        sql`with ${outbox(changes, occurredAt)} ${updateRows(changes.rows, sql`and stored.version = result.version`)}`
-    })
+  /**
+   * Stores `rows` and appends `events`, in one statement, each row only at the version it was
+   * decided from. Called with the rows locked and their versions checked, so every one is there to
+   * change; their keys come back.
+   */
+  const storeRows = SqlSchema.findAll({
+    Request: Schema.Struct({ changes: ChangesInput, occurredAt: Schema.Date }),
+    Result: DomainKey,
+    execute: ({ changes, occurredAt }) =>
+      sql`with ${outbox(changes, occurredAt)} ${updateRows(changes.rows, sql`and stored.version = result.version`)}`
+  })
 
-    /**
-     * Stores the rows `holder` still leases, and the events of those only, in one statement (no
-     * transaction around it, nothing read first): the update runs before the outbox, which keeps the
-     * events of the keys it changed. Their keys come back.
-     */
-    const storeLeased = SqlSchema.findAll({
-      Request: Schema.Struct({ changes: ChangesInput, occurredAt: Schema.Date, holder: Schema.String }),
-      Result: DomainKey,
-      execute: ({ changes, holder, occurredAt }) => sql`
+  /**
+   * Stores the rows `holder` still leases, and the events of those only, in one statement (no
+   * transaction around it, nothing read first): the update runs before the outbox, which keeps the
+   * events of the keys it changed. Their keys come back.
+   */
+  const storeLeased = SqlSchema.findAll({
+    Request: Schema.Struct({ changes: ChangesInput, occurredAt: Schema.Date, holder: Schema.String }),
+    Result: DomainKey,
+    execute: ({ changes, holder, occurredAt }) => sql`
         with completed as (${updateRows(
           changes.rows,
           sql`and stored.lease_holder = ${holder}
@@ -329,104 +327,102 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
             sql`and (event."projectId", event.hostname) in (select "projectId", hostname from completed)`
           )}
         select "projectId", hostname from completed`
-    })
+  })
 
-    /** Locks the stored domains with these keys until the transaction ends, in key order; what they are now. */
-    const lockStored = SqlSchema.findAll({
-      Request: Schema.Array(DomainKey),
-      Result: CustomDomainFromRow,
-      execute: (keys) => sql`
+  /** Locks the stored domains with these keys until the transaction ends, in key order; what they are now. */
+  const lockStored = SqlSchema.findAll({
+    Request: Schema.Array(DomainKey),
+    Result: CustomDomainFromRow,
+    execute: (keys) => sql`
         select ${columns} from custom_domains
         where (project_id, hostname) in (
           select "projectId", hostname from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb)
             as key("projectId" text, hostname text))
         order by project_id, hostname
         for update`
-    })
+  })
 
-    /** Locks the stored claims with these keys until the transaction ends, in key order; their versions. */
-    const lockClaims = SqlSchema.findAll({
-      Request: Schema.Array(Schema.Struct({ account: Schema.String, apex: Schema.String })),
-      Result: Schema.Struct({ account: Schema.String, apex: Schema.String, version: Schema.Number }),
-      execute: (keys) => sql`
+  /** Locks the stored claims with these keys until the transaction ends, in key order; their versions. */
+  const lockClaims = SqlSchema.findAll({
+    Request: Schema.Array(Schema.Struct({ account: Schema.String, apex: Schema.String })),
+    Result: Schema.Struct({ account: Schema.String, apex: Schema.String, version: Schema.Number }),
+    execute: (keys) => sql`
         select account, apex, version from claims
         where (account, apex) in (
           select account, apex from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb)
             as key(account text, apex text))
         order by account, apex
         for update`
-    })
+  })
 
-    const storeClaims = SqlSchema.findAll({
-      Request: Schema.Array(ClaimFromRow),
-      Result: Schema.Struct({ account: Schema.String, apex: Schema.String }),
-      execute: (rows) => storeClaimRows(sql, rows, sql`and stored.version = result.version`)
-    })
+  const storeClaims = SqlSchema.findAll({
+    Request: Schema.Array(ClaimFromRow),
+    Result: Schema.Struct({ account: Schema.String, apex: Schema.String }),
+    execute: (rows) => storeClaimRows(sql, rows, sql`and stored.version = result.version`)
+  })
 
-    /**
-     * Stores a decision's writes in one transaction, each row only at the version it carries, all or
-     * nothing: the rows are locked (domains, then claims, each in key order, so that two deciders
-     * never wait on each other crosswise), their versions checked, then the domains that stop being
-     * verified are written before those that become verified (the unique verified hostname is
-     * checked row by row), with their events. A row changed or gone, or the database refusing the
-     * write as a race, rolls it all back: false.
-     */
-    const storeDecided = (writes: DecidedWrites) =>
-      sql
-        .withTransaction(
-          Effect.gen(function* () {
-            const occurredAt = yield* currentTime
-            const stored = yield* lockStored(
-              writes.domains.map(({ hostname, projectId }) => ({ hostname, projectId }))
-            )
-            const storedClaims = yield* lockClaims(
-              writes.claims.map(({ account, apex }) => ({ account, apex }))
-            )
-            const storedByKey = new Map(stored.map((domain) => [keyText(domain), domain]))
-            const claimVersions = new Map(
-              storedClaims.map((claim) => [`${claim.account}\n${claim.apex}`, claim.version])
-            )
-            const asDecided =
-              writes.domains.every(
-                (domain) => storedByKey.get(keyText(domain))?.version === domain.version
-              ) &&
-              writes.claims.every(
-                (claim) => claimVersions.get(`${claim.account}\n${claim.apex}`) === claim.version
-              )
-            if (!asDecided) return yield* new LostRace()
-            const becoming = writes.domains.filter((domain) => domain.status === "verified")
-            const others = writes.domains.filter((domain) => domain.status !== "verified")
-            for (const group of [others, becoming]) {
-              if (group.length === 0) continue
-              const changes = yield* changesInput(
-                group.map((domain) => [storedByKey.get(keyText(domain)), domain] as const)
-              )
-              yield* storeRows({ changes, occurredAt })
-            }
-            if (writes.claims.length > 0) yield* storeClaims(writes.claims)
-            return true
-          }).pipe(
-            Effect.catchIf(isRaceRefusal("custom_domains_one_verified"), () => Effect.fail(new LostRace()))
+  /**
+   * Stores a decision's writes in one transaction, each row only at the version it carries, all or
+   * nothing: the rows are locked (domains, then claims, each in key order, so that two deciders
+   * never wait on each other crosswise), their versions checked, then the domains that stop being
+   * verified are written before those that become verified (the unique verified hostname is
+   * checked row by row), with their events. A row changed or gone, or the database refusing the
+   * write as a race, rolls it all back: false.
+   */
+  const storeDecided = (writes: DecidedWrites) =>
+    sql
+      .withTransaction(
+        Effect.gen(function* () {
+          const occurredAt = yield* currentTime
+          const stored = yield* lockStored(
+            writes.domains.map(({ hostname, projectId }) => ({ hostname, projectId }))
           )
+          const storedClaims = yield* lockClaims(
+            writes.claims.map(({ account, apex }) => ({ account, apex }))
+          )
+          const storedByKey = new Map(stored.map((domain) => [keyText(domain), domain]))
+          const claimVersions = new Map(
+            storedClaims.map((claim) => [`${claim.account}\n${claim.apex}`, claim.version])
+          )
+          const asDecided =
+            writes.domains.every((domain) => storedByKey.get(keyText(domain))?.version === domain.version) &&
+            writes.claims.every(
+              (claim) => claimVersions.get(`${claim.account}\n${claim.apex}`) === claim.version
+            )
+          if (!asDecided) return yield* new LostRace()
+          const becoming = writes.domains.filter((domain) => domain.status === "verified")
+          const others = writes.domains.filter((domain) => domain.status !== "verified")
+          for (const group of [others, becoming]) {
+            if (group.length === 0) continue
+            const changes = yield* changesInput(
+              group.map((domain) => [storedByKey.get(keyText(domain)), domain] as const)
+            )
+            yield* storeRows({ changes, occurredAt })
+          }
+          if (writes.claims.length > 0) yield* storeClaims(writes.claims)
+          return true
+        }).pipe(
+          Effect.catchIf(isRaceRefusal("custom_domains_one_verified"), () => Effect.fail(new LostRace()))
         )
-        .pipe(Effect.catchTag("LostRace", () => Effect.succeed(false)))
+      )
+      .pipe(Effect.catchTag("LostRace", () => Effect.succeed(false)))
 
-    /**
-     * One statement: the domain and its events, only while its project has fewer than
-     * `maxPerProject` domains (both parts read the same count); should the domain be refused (its
-     * hostname taken), so are its events. Its key comes back when it was added.
-     */
-    const insertBelow = SqlSchema.findAll({
-      Request: Schema.Struct({
-        row: CustomDomainFromRow,
-        events: OutboxInput,
-        occurredAt: Schema.Date,
-        maxPerProject: Schema.Int
-      }),
-      Result: DomainKey,
-      execute: ({ events, maxPerProject, occurredAt, row }) => {
-        const belowLimit = sql`(select count(*) from custom_domains where project_id = ${row.projectId}) < ${maxPerProject}`
-        return sql`
+  /**
+   * One statement: the domain and its events, only while its project has fewer than
+   * `maxPerProject` domains (both parts read the same count); should the domain be refused (its
+   * hostname taken), so are its events. Its key comes back when it was added.
+   */
+  const insertBelow = SqlSchema.findAll({
+    Request: Schema.Struct({
+      row: CustomDomainFromRow,
+      events: OutboxInput,
+      occurredAt: Schema.Date,
+      maxPerProject: Schema.Int
+    }),
+    Result: DomainKey,
+    execute: ({ events, maxPerProject, occurredAt, row }) => {
+      const belowLimit = sql`(select count(*) from custom_domains where project_id = ${row.projectId}) < ${maxPerProject}`
+      return sql`
           with ${outbox(events, occurredAt, sql`and ${belowLimit}`)}
           insert into custom_domains (hostname, project_id, account, kind, status, dns_record, ownership,
             verification_last_checked_at, verification_next_check_at, verification_deadline,
@@ -438,102 +434,102 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
             ${jsonOrNull(row.issuance)}, ${row.issuanceNextAttemptAt}, ${row.version}, ${apexOf(row.hostname)}
           where ${belowLimit}
           returning project_id as "projectId", hostname`
-      }
-    })
+    }
+  })
 
-    /**
-     * Counts the project's domains and adds this one in one transaction under an advisory lock of the
-     * project's, taken first: two additions at the limit are counted one after the other, never both
-     * from the same count.
-     */
-    const insert = (domain: CustomDomain, maxPerProject: number) =>
-      inLockedTransaction(
-        sql,
-        LockSpace.projectDomains,
-        domain.projectId
-      )(
-        Effect.gen(function* () {
-          const occurredAt = yield* currentTime
-          const events = yield* changesInput([[undefined, domain]])
-          return yield* insertBelow({ row: domain, events, occurredAt, maxPerProject })
-        })
-      )
+  /**
+   * Counts the project's domains and adds this one in one transaction under an advisory lock of the
+   * project's, taken first: two additions at the limit are counted one after the other, never both
+   * from the same count.
+   */
+  const insert = (domain: CustomDomain, maxPerProject: number) =>
+    inLockedTransaction(
+      sql,
+      LockSpace.projectDomains,
+      domain.projectId
+    )(
+      Effect.gen(function* () {
+        const occurredAt = yield* currentTime
+        const events = yield* changesInput([[undefined, domain]])
+        return yield* insertBelow({ row: domain, events, occurredAt, maxPerProject })
+      })
+    )
 
-    const findInProject = SqlSchema.findOneOption({
-      Request: DomainKey,
-      Result: CustomDomainFromRow,
-      execute: ({ hostname, projectId }) => sql`
+  const findInProject = SqlSchema.findOneOption({
+    Request: DomainKey,
+    Result: CustomDomainFromRow,
+    execute: ({ hostname, projectId }) => sql`
         select ${columns} from custom_domains where project_id = ${projectId} and hostname = ${hostname}`
-    })
+  })
 
-    // At most one is verified; should two ever be, the one whose verifying check came last.
-    const findVerified = SqlSchema.findOneOption({
-      Request: Hostname,
-      Result: CustomDomainFromRow,
-      execute: (hostname) => sql`
+  // At most one is verified; should two ever be, the one whose verifying check came last.
+  const findVerified = SqlSchema.findOneOption({
+    Request: Hostname,
+    Result: CustomDomainFromRow,
+    execute: (hostname) => sql`
         select ${columns} from custom_domains where hostname = ${hostname} and status = 'verified'
         order by verification_last_checked_at desc nulls last, position desc
         limit 1`
-    })
+  })
 
-    // Each rival once, however many holds it rivals. The hostnames as an array lead the plan to the
-    // hostname index: the cost follows the holds asked about, not the table (a semi-join alone
-    // scanned every domain).
-    const listRivals = SqlSchema.findAll({
-      Request: Schema.Array(Schema.Struct({ account: AccountName, hostname: Hostname })),
-      Result: CustomDomainFromRow,
-      execute: (holds) => {
-        const json = JSON.stringify(holds)
-        return sql`
+  // Each rival once, however many holds it rivals. The hostnames as an array lead the plan to the
+  // hostname index: the cost follows the holds asked about, not the table (a semi-join alone
+  // scanned every domain).
+  const listRivals = SqlSchema.findAll({
+    Request: Schema.Array(Schema.Struct({ account: AccountName, hostname: Hostname })),
+    Result: CustomDomainFromRow,
+    execute: (holds) => {
+      const json = JSON.stringify(holds)
+      return sql`
           select ${columns} from custom_domains as domain
           where domain.hostname = any(array(select jsonb_array_elements(${json}::jsonb) ->> 'hostname'))
             and exists (
               select from jsonb_to_recordset(${json}::jsonb) as hold(account text, hostname text)
               where hold.hostname = domain.hostname and hold.account <> domain.account)
           order by position`
-      }
-    })
+    }
+  })
 
-    // Every name at or under `apex` has its registrable domain: found by the index on it, then the
-    // suffix compared as text (not a LIKE pattern: the apex's own characters match only themselves).
-    const listAtOrUnder = SqlSchema.findAll({
-      Request: Hostname,
-      Result: CustomDomainFromRow,
-      execute: (apex) => {
-        const suffix = `.${apex}`
-        return sql`
+  // Every name at or under `apex` has its registrable domain: found by the index on it, then the
+  // suffix compared as text (not a LIKE pattern: the apex's own characters match only themselves).
+  const listAtOrUnder = SqlSchema.findAll({
+    Request: Hostname,
+    Result: CustomDomainFromRow,
+    execute: (apex) => {
+      const suffix = `.${apex}`
+      return sql`
           select ${columns} from custom_domains
           where apex = ${apexOf(apex)}
             and (hostname = ${apex} or right(hostname, char_length(${suffix}::text)) = ${suffix}::text)
           order by position`
-      }
-    })
+    }
+  })
 
-    const listByProject = SqlSchema.findAll({
-      Request: ProjectId,
-      Result: CustomDomainFromRow,
-      execute: (projectId) => sql`
+  const listByProject = SqlSchema.findAll({
+    Request: ProjectId,
+    Result: CustomDomainFromRow,
+    execute: (projectId) => sql`
         select ${columns} from custom_domains where project_id = ${projectId} order by position`
-    })
+  })
 
-    // The row as it was comes back: the event of its removal tells it.
-    const removeRow = SqlSchema.findAll({
-      Request: DomainKey,
-      Result: CustomDomainFromRow,
-      execute: ({ hostname, projectId }) => sql`
+  // The row as it was comes back: the event of its removal tells it.
+  const removeRow = SqlSchema.findAll({
+    Request: DomainKey,
+    Result: CustomDomainFromRow,
+    execute: ({ hostname, projectId }) => sql`
         delete from custom_domains where hostname = ${hostname} and project_id = ${projectId}
         returning ${columns}`
-    })
+  })
 
-    const appendEventsOnly = SqlSchema.void({
-      Request: Schema.Struct({ events: OutboxInput, occurredAt: Schema.Date }),
-      execute: ({ events, occurredAt }) => sql`with ${outbox(events, occurredAt)} select 1`
-    })
+  const appendEventsOnly = SqlSchema.void({
+    Request: Schema.Struct({ events: OutboxInput, occurredAt: Schema.Date }),
+    execute: ({ events, occurredAt }) => sql`with ${outbox(events, occurredAt)} select 1`
+  })
 
-    const claimDue = SqlSchema.findAll({
-      Request: Schema.Struct({ now: Schema.Date, limit: Schema.Int, lease: Lease }),
-      Result: CustomDomainFromRow,
-      execute: ({ lease, limit, now }) => sql`
+  const claimDue = SqlSchema.findAll({
+    Request: Schema.Struct({ now: Schema.Date, limit: Schema.Int, lease: Lease }),
+    Result: CustomDomainFromRow,
+    execute: ({ lease, limit, now }) => sql`
         with claimed as (
           update custom_domains set lease_holder = ${lease.holder}, lease_until = ${lease.until}
           where (project_id, hostname) in (
@@ -548,103 +544,105 @@ export const make: Effect.Effect<CustomDomainRepository["Service"], never, SqlCl
           "nextCheckAt", deadline, problems, certificate, "createdAt", issuance, "issuanceNextAttemptAt",
           version
         from claimed order by work_due_at, position`
-    })
+  })
 
-    const countDue = SqlSchema.findOne({
-      Request: Schema.Date,
-      Result: Schema.Struct({ count: Schema.Int }),
-      execute: (now) => sql`select count(*)::int as count from custom_domains where work_due_at <= ${now}`
-    })
+  const countDue = SqlSchema.findOne({
+    Request: Schema.Date,
+    Result: Schema.Struct({ count: Schema.Int }),
+    execute: (now) => sql`select count(*)::int as count from custom_domains where work_due_at <= ${now}`
+  })
 
-    const releaseLease = SqlSchema.void({
-      Request: Schema.Struct({ projectId: ProjectId, hostname: Hostname, holder: Schema.String }),
-      execute: ({ holder, hostname, projectId }) => sql`
+  const releaseLease = SqlSchema.void({
+    Request: Schema.Struct({ projectId: ProjectId, hostname: Hostname, holder: Schema.String }),
+    execute: ({ holder, hostname, projectId }) => sql`
         update custom_domains set lease_holder = null, lease_until = null
         where project_id = ${projectId} and hostname = ${hostname} and lease_holder = ${holder}`
-    })
+  })
 
-    return CustomDomainRepository.of({
-      insert: (domain, limits) =>
-        insert(domain, limits.domainsPerProject).pipe(
-          Effect.map((added) => (added.length === 0 ? ("limit" as const) : ("inserted" as const))),
-          Effect.catchIf(
-            (error) =>
-              isUniqueViolation("custom_domains_pkey")(error) ||
-              isUniqueViolation("custom_domains_account_hostname")(error),
-            () => Effect.succeed("taken" as const)
-          ),
-          storageOperation("CustomDomainRepository.insert"),
-          Effect.flatMap((outcome): Effect.Effect<void, HostnameTaken | LimitReached> => {
-            if (outcome === "taken") return Effect.fail(new HostnameTaken({ hostname: domain.hostname }))
-            if (outcome === "limit")
-              return Effect.fail(limitReached("domainsPerProject", limits.domainsPerProject))
-            return Effect.void
+  const domains = CustomDomainRepository.of({
+    insert: (domain, limits) =>
+      insert(domain, limits.domainsPerProject).pipe(
+        Effect.map((added) => (added.length === 0 ? ("limit" as const) : ("inserted" as const))),
+        Effect.catchIf(
+          (error) =>
+            isUniqueViolation("custom_domains_pkey")(error) ||
+            isUniqueViolation("custom_domains_account_hostname")(error),
+          () => Effect.succeed("taken" as const)
+        ),
+        storageOperation("CustomDomainRepository.insert"),
+        Effect.flatMap((outcome): Effect.Effect<void, HostnameTaken | LimitReached> => {
+          if (outcome === "taken") return Effect.fail(new HostnameTaken({ hostname: domain.hostname }))
+          if (outcome === "limit")
+            return Effect.fail(limitReached("domainsPerProject", limits.domainsPerProject))
+          return Effect.void
+        })
+      ),
+    findInProject: (projectId, hostname) =>
+      findInProject({ projectId, hostname }).pipe(storageOperation("CustomDomainRepository.findInProject")),
+    findVerified: (hostname) =>
+      findVerified(hostname).pipe(storageOperation("CustomDomainRepository.findVerified")),
+    listRivals: (holds) => listRivals(holds).pipe(storageOperation("CustomDomainRepository.listRivals")),
+    listAtOrUnder: (apex) =>
+      listAtOrUnder(apex).pipe(storageOperation("CustomDomainRepository.listAtOrUnder")),
+    listByProject: (projectId) =>
+      listByProject(projectId).pipe(storageOperation("CustomDomainRepository.listByProject")),
+    update: (domain) =>
+      storeDecided({ domains: [domain], claims: [] }).pipe(storageOperation("CustomDomainRepository.update")),
+    remove: (projectId, hostname) =>
+      sql
+        .withTransaction(
+          Effect.gen(function* () {
+            const occurredAt = yield* currentTime
+            const [removed] = yield* removeRow({ projectId, hostname })
+            if (removed === undefined) return Option.none()
+            yield* appendEventsOnly({ events: yield* changesInput([[removed, undefined]]), occurredAt })
+            return Option.some(removed)
           })
-        ),
-      findInProject: (projectId, hostname) =>
-        findInProject({ projectId, hostname }).pipe(storageOperation("CustomDomainRepository.findInProject")),
-      findVerified: (hostname) =>
-        findVerified(hostname).pipe(storageOperation("CustomDomainRepository.findVerified")),
-      listRivals: (holds) => listRivals(holds).pipe(storageOperation("CustomDomainRepository.listRivals")),
-      listAtOrUnder: (apex) =>
-        listAtOrUnder(apex).pipe(storageOperation("CustomDomainRepository.listAtOrUnder")),
-      listByProject: (projectId) =>
-        listByProject(projectId).pipe(storageOperation("CustomDomainRepository.listByProject")),
-      update: (domain) =>
-        storeDecided({ domains: [domain], claims: [] }).pipe(
-          storageOperation("CustomDomainRepository.update")
-        ),
-      storeDecided: (writes) =>
-        (writes.domains.length === 0 && writes.claims.length === 0
-          ? Effect.succeed(true)
-          : storeDecided(writes)
-        ).pipe(storageOperation("CustomDomainRepository.storeDecided")),
-      remove: (projectId, hostname) =>
-        sql
-          .withTransaction(
-            Effect.gen(function* () {
+        )
+        .pipe(storageOperation("CustomDomainRepository.remove")),
+    claimDue: (now, limit, lease) =>
+      claimDue({ now, limit: Math.max(0, Math.floor(limit)), lease }).pipe(
+        storageOperation("CustomDomainRepository.claimDue")
+      ),
+    countDue: (now) =>
+      countDue(now).pipe(
+        Effect.map(({ count }) => count),
+        storageOperation("CustomDomainRepository.countDue")
+      ),
+    releaseLease: ({ hostname, projectId }, holder) =>
+      releaseLease({ projectId, hostname, holder }).pipe(
+        storageOperation("CustomDomainRepository.releaseLease")
+      ),
+    // A round's results at once, each stored only while `holder` holds its lease; the last result
+    // for a domain is the one stored, should a round carry two.
+    completeChecks: (work, holder) => {
+      const latest = [...new Map(work.map((done) => [keyText(done.result), done])).values()]
+      return (
+        latest.length === 0
+          ? Effect.succeed([])
+          : Effect.gen(function* () {
               const occurredAt = yield* currentTime
-              const [removed] = yield* removeRow({ projectId, hostname })
-              if (removed === undefined) return Option.none()
-              yield* appendEventsOnly({ events: yield* changesInput([[removed, undefined]]), occurredAt })
-              return Option.some(removed)
+              const changes = yield* changesInput(
+                latest.map(({ claimed, result }) => [claimed, result] as const)
+              )
+              return yield* storeLeased({ changes, occurredAt, holder })
             })
-          )
-          .pipe(storageOperation("CustomDomainRepository.remove")),
-      claimDue: (now, limit, lease) =>
-        claimDue({ now, limit: Math.max(0, Math.floor(limit)), lease }).pipe(
-          storageOperation("CustomDomainRepository.claimDue")
-        ),
-      countDue: (now) =>
-        countDue(now).pipe(
-          Effect.map(({ count }) => count),
-          storageOperation("CustomDomainRepository.countDue")
-        ),
-      releaseLease: ({ hostname, projectId }, holder) =>
-        releaseLease({ projectId, hostname, holder }).pipe(
-          storageOperation("CustomDomainRepository.releaseLease")
-        ),
-      // A round's results at once, each stored only while `holder` holds its lease; the last result
-      // for a domain is the one stored, should a round carry two.
-      completeChecks: (work, holder) => {
-        const latest = [...new Map(work.map((done) => [keyText(done.result), done])).values()]
-        return (
-          latest.length === 0
-            ? Effect.succeed([])
-            : Effect.gen(function* () {
-                const occurredAt = yield* currentTime
-                const changes = yield* changesInput(
-                  latest.map(({ claimed, result }) => [claimed, result] as const)
-                )
-                return yield* storeLeased({ changes, occurredAt, holder })
-              })
-        ).pipe(storageOperation("CustomDomainRepository.completeChecks"))
-      }
-    })
-  }
-)
+      ).pipe(storageOperation("CustomDomainRepository.completeChecks"))
+    }
+  })
+  const decided = DecidedWritesStore.of({
+    storeDecided: (writes) =>
+      (writes.domains.length === 0 && writes.claims.length === 0
+        ? Effect.succeed(true)
+        : storeDecided(writes)
+      ).pipe(storageOperation("DecidedWritesStore.storeDecided"))
+  })
+  return { domains, decided }
+})
 
-export const layer: Layer.Layer<CustomDomainRepository, never, SqlClient.SqlClient> = Layer.effect(
-  CustomDomainRepository,
-  make
-)
+export const layer: Layer.Layer<CustomDomainRepository | DecidedWritesStore, never, SqlClient.SqlClient> =
+  Layer.effectContext(
+    Effect.map(make, ({ decided, domains }) =>
+      Context.make(CustomDomainRepository, domains).pipe(Context.add(DecidedWritesStore, decided))
+    )
+  )

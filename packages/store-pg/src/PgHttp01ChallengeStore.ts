@@ -3,7 +3,7 @@
  * whichever process the CA's validation request reaches can answer it, whichever process started the
  * order. Putting a token again replaces its key authorization.
  */
-import { Http01ChallengeStore } from "@petstore/custom-domains"
+import { Http01ChallengeStore } from "@petstore/certificates"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"

@@ -6,13 +6,9 @@
  * `hostname_releases` keeps the latest release per account and hostname.
  */
 import { randomBytes } from "node:crypto"
-import {
-  OwnershipRepository,
-  OwnershipToken,
-  ownershipTokenBytes,
-  ownershipTokenFrom
-} from "@petstore/custom-domains"
+import { OwnershipToken, ownershipTokenBytes, ownershipTokenFrom } from "@petstore/domains"
 import { AccountName } from "@petstore/kernel"
+import { OwnershipRepository } from "@petstore/ownership"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"

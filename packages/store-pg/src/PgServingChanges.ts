@@ -11,7 +11,7 @@
  *   changes are all there are.
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { makeServingChangeHub, type ServingChange, ServingChangeHub } from "@petstore/custom-domains"
+import { makeServingChangeHub, type ServingChange, ServingChangeHub } from "@petstore/serving"
 import { Effect, Latch, Layer } from "effect"
 import { listenForNotifications } from "./internal/listenForNotifications.js"
 import { Invalidation } from "./PgApiKeyRepository.js"

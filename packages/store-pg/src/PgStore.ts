@@ -16,23 +16,23 @@
  */
 import type * as PgClient from "@effect/sql-pg/PgClient"
 import type { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
+import type { CertificateStore, Http01ChallengeStore } from "@petstore/certificates"
+import type { CustomDomainRepository } from "@petstore/domains"
+import type { DomainEventRepository } from "@petstore/events"
+import type { ApiKeyRepository, StorageError, StorageHealth } from "@petstore/kernel"
+import type { ClaimRepository, DecidedWritesStore, OwnershipRepository } from "@petstore/ownership"
+import type { ProjectRepository } from "@petstore/projects"
 import {
   announcingCertificates,
   announcingCustomDomains,
+  announcingDecidedWrites,
+  announcingDomainConfigs,
   announcingProjects,
-  type CertificateStore,
-  type ClaimRepository,
-  type CustomDomainRepository,
-  type DomainEventRepository,
-  type Http01ChallengeStore,
-  type OwnershipRepository,
-  type ProjectRepository,
+  type DomainConfigRepository,
   type ServingChanges,
-  servingChangesLayer,
-  type WebhookDeliveryRepository,
-  type WebhookRepository
-} from "@petstore/custom-domains"
-import type { ApiKeyRepository, StorageError, StorageHealth } from "@petstore/kernel"
+  servingChangesLayer
+} from "@petstore/serving"
+import type { WebhookDeliveryRepository, WebhookRepository } from "@petstore/webhooks"
 import { Duration, Layer, Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
 import { connectedClientLayer } from "./internal/connectedClientLayer.js"
@@ -58,7 +58,9 @@ export const layer: Layer.Layer<
   | IdempotencyRepository
   | ApiKeyRepository
   | ProjectRepository
+  | DomainConfigRepository
   | CustomDomainRepository
+  | DecidedWritesStore
   | DomainEventRepository
   | ClaimRepository
   | OwnershipRepository
@@ -72,8 +74,8 @@ export const layer: Layer.Layer<
   PgPetRepository.layer,
   PgIdempotencyRepository.layer,
   PgApiKeyRepository.layerCached(),
-  announcingProjects.pipe(Layer.provide(PgProjectRepository.layer)),
-  announcingCustomDomains.pipe(Layer.provide(PgDomainRepository.layer)),
+  Layer.merge(announcingProjects, announcingDomainConfigs).pipe(Layer.provide(PgProjectRepository.layer)),
+  Layer.merge(announcingCustomDomains, announcingDecidedWrites).pipe(Layer.provide(PgDomainRepository.layer)),
   PgDomainEventRepository.layer,
   PgClaimRepository.layer,
   PgOwnershipRepository.layer,

@@ -19,19 +19,18 @@
  * only where the webhook is enabled and its `failing_since` is what the claim saw): a result whose lease
  * was lost (taken over, the webhook removed) records nothing.
  */
+
+import { CustomDomainResource } from "@petstore/domains"
+import { DomainEvent, DomainEventId, DomainEventType } from "@petstore/events"
 import {
   type ClaimedDelivery as ClaimedDeliveryType,
-  CustomDomainResource,
   DeliveryAttempt,
-  DomainEvent,
-  DomainEventId,
-  DomainEventType,
   signingSecretsOf,
   WebhookDelivery,
   WebhookDeliveryRepository,
   WebhookDeliveryStatus,
   WebhookId
-} from "@petstore/custom-domains"
+} from "@petstore/webhooks"
 import { Effect, Layer, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { storageOperation } from "./internal/storageOperation.js"

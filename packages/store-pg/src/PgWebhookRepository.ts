@@ -14,19 +14,19 @@
  * account: two creations at the limit are counted one after the other.
  */
 import { randomBytes } from "node:crypto"
+import { limitReached } from "@petstore/kernel"
+import { ProjectId } from "@petstore/projects"
 import {
   DeliveryAttempt,
   DeliveryAttemptStatus,
   enabledWebhook,
-  limitReached,
   newWebhook,
-  ProjectId,
   rotatedWebhook,
   Webhook,
   WebhookEvents,
   WebhookId,
   WebhookRepository
-} from "@petstore/custom-domains"
+} from "@petstore/webhooks"
 import { Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { inLockedTransaction, LockSpace } from "./internal/AdvisoryLocks.js"

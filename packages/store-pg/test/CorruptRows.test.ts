@@ -7,8 +7,10 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { ListLimit, PetId, PetRepository } from "@petstore/catalogue"
-import { CustomDomainResource, DomainEventRepository, ProjectId } from "@petstore/custom-domains"
+import { CustomDomainResource } from "@petstore/domains"
+import { DomainEventRepository } from "@petstore/events"
 import { ApiKeyRepository, StorageError } from "@petstore/kernel"
+import { ProjectId } from "@petstore/projects"
 import { ContractFixtures } from "@petstore/testing"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"

@@ -7,14 +7,10 @@
 
 import type * as PgClient from "@effect/sql-pg/PgClient"
 import { expect, layer } from "@effect/vitest"
-import {
-  applyVerdict,
-  CertificateStore,
-  CustomDomainRepository,
-  defaultLimits,
-  ProjectId,
-  ProjectRepository
-} from "@petstore/custom-domains"
+import { CertificateStore } from "@petstore/certificates"
+import { applyVerdict, CustomDomainRepository } from "@petstore/domains"
+import { defaultLimits } from "@petstore/kernel"
+import { ProjectId, ProjectRepository } from "@petstore/projects"
 import { ContractFixtures } from "@petstore/testing"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"

@@ -11,15 +11,13 @@ import {
   applyVerdict,
   CustomDomainRepository,
   CustomDomainResource,
-  DomainEventRepository,
-  defaultLimits,
-  ProjectRepository,
-  restartVerificationWindow,
-  WebhookDeliveryRepository,
-  WebhookRepository
-} from "@petstore/custom-domains"
-import { StorageError } from "@petstore/kernel"
+  restartVerificationWindow
+} from "@petstore/domains"
+import { DomainEventRepository } from "@petstore/events"
+import { defaultLimits, StorageError } from "@petstore/kernel"
+import { ProjectRepository } from "@petstore/projects"
 import { ContractFixtures } from "@petstore/testing"
+import { WebhookDeliveryRepository, WebhookRepository } from "@petstore/webhooks"
 import { Effect, Fiber, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import {

@@ -4,15 +4,10 @@
  */
 
 import { expect, layer } from "@effect/vitest"
-import {
-  CustomDomain,
-  Hostname,
-  newCustomDomain,
-  OwnershipToken,
-  ProjectId,
-  WebhookId
-} from "@petstore/custom-domains"
+import { CustomDomain, Hostname, newCustomDomain, OwnershipToken } from "@petstore/domains"
 import { AccountName } from "@petstore/kernel"
+import { ProjectId } from "@petstore/projects"
+import { WebhookId } from "@petstore/webhooks"
 import { Cause, Effect, Exit, Layer, Option, Schema } from "effect"
 import { Migrator, SqlClient, type SqlError } from "effect/sql"
 import {
@@ -849,7 +844,7 @@ for (const [name, client] of bothServers) {
             expect(yield* sql`select count(*)::int as count from ownership_tokens`).toEqual([{ count: 3 }])
 
             // The repository reads the migrated domain: still verified, still served, its certificate kept.
-            const domains = yield* PgDomainRepository.make
+            const { domains } = yield* PgDomainRepository.make
             const found = yield* domains.findVerified(Hostname.make("docs.example.com"))
             expect(
               Option.map(found, (domain) => [domain.account, domain.status, domain.ownership.required])

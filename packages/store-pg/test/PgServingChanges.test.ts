@@ -10,19 +10,12 @@
 import type * as PgClient from "@effect/sql-pg/PgClient"
 import * as PgConnection from "@effect/sql-pg/PgConnection"
 import { describe, expect, layer } from "@effect/vitest"
-import {
-  applyVerdict,
-  CertificateStore,
-  CustomDomain,
-  CustomDomainRepository,
-  DomainConfig,
-  defaultLimits,
-  Project,
-  ProjectRepository,
-  type ServingChange,
-  ServingChanges,
-  writtenDomain
-} from "@petstore/custom-domains"
+import { CertificateStore } from "@petstore/certificates"
+import { applyVerdict, CustomDomain, CustomDomainRepository } from "@petstore/domains"
+import { defaultLimits } from "@petstore/kernel"
+import { writtenDomain } from "@petstore/ownership"
+import { Project, ProjectRepository } from "@petstore/projects"
+import { DomainConfig, DomainConfigRepository, type ServingChange, ServingChanges } from "@petstore/serving"
 import { ContractFixtures, eventually, TestDatabase } from "@petstore/testing"
 import { Effect, Layer, Option, Queue, Redacted, type Scope } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -60,6 +53,7 @@ const projectChange = (projectId: string): ServingChange => ({ _tag: "Project", 
 const ownWrites = <E, R>(check: (expected: ServingChange) => Effect.Effect<void, E, R>) =>
   Effect.gen(function* () {
     const projects = yield* ProjectRepository
+    const configs = yield* DomainConfigRepository
     const domains = yield* CustomDomainRepository
     const certificates = yield* CertificateStore
     const project = yield* ContractFixtures.freshProject()
@@ -86,7 +80,7 @@ const ownWrites = <E, R>(check: (expected: ServingChange) => Effect.Effect<void,
     yield* check(hostnameChange(domain.hostname))
     yield* projects.update(new Project({ ...project, plan: "free" }))
     yield* check(projectChange(project.id))
-    yield* projects.saveConfig(project.id, new DomainConfig({ primary: domain.hostname, redirects: [] }))
+    yield* configs.save(project.id, new DomainConfig({ primary: domain.hostname, redirects: [] }))
     yield* check(projectChange(project.id))
     yield* certificates.remove(domain.hostname)
     yield* check(hostnameChange(domain.hostname))

@@ -7,13 +7,10 @@ import { readdir, readFile } from "node:fs/promises"
 import { join } from "node:path"
 import type * as PgClient from "@effect/sql-pg/PgClient"
 import { describe, expect, it } from "@effect/vitest"
-import {
-  CustomDomainRepository,
-  ProjectId,
-  WebhookDeliveryRepository,
-  WebhookRepository
-} from "@petstore/custom-domains"
+import { CustomDomainRepository } from "@petstore/domains"
+import { ProjectId } from "@petstore/projects"
 import { ContractFixtures, projectWith, storeWebhook } from "@petstore/testing"
+import { WebhookDeliveryRepository, WebhookRepository } from "@petstore/webhooks"
 import { Effect, Exit, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import {

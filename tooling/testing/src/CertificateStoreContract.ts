@@ -5,13 +5,9 @@
  * still redacted.
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
-import {
-  CertificateStore,
-  CustomDomainRepository,
-  loseOwnership,
-  ownershipLostProblem,
-  type StoredCertificate
-} from "@petstore/custom-domains"
+import { CertificateStore, type StoredCertificate } from "@petstore/certificates"
+import { CustomDomainRepository, loseOwnership } from "@petstore/domains"
+import { ownershipLostProblem } from "@petstore/ownership"
 import { Effect, type Layer, Option, Redacted } from "effect"
 import {
   freshCertificate,

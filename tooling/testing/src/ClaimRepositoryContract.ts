@@ -6,8 +6,9 @@
  * (`drainDue`).
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
-import { applyClaimCheck, Claim, ClaimRepository, type Hostname, lapseClaim } from "@petstore/custom-domains"
+import type { Hostname } from "@petstore/domains"
 import type { AccountName } from "@petstore/kernel"
+import { applyClaimCheck, Claim, ClaimRepository, lapseClaim } from "@petstore/ownership"
 import { Array as Arr, Effect, type Layer, Option, Schema } from "effect"
 import {
   claimDecidedFromStored,

@@ -16,36 +16,29 @@ import {
   PetRepository,
   type PetStatus
 } from "@petstore/catalogue"
+import type { StoredCertificate } from "@petstore/certificates"
 import {
   applyVerdict,
-  Claim,
-  ClaimRepository,
   type CustomDomain,
   CustomDomainRepository,
-  defaultLimits,
   Hostname,
   type HostnameTaken,
-  type LimitReached,
-  type LimitValues,
   makeCustomDomain,
-  newClaim,
   newCustomDomain,
-  OwnershipToken,
-  type Plan,
-  Project,
-  ProjectId,
-  type ProjectIdTaken,
-  ProjectRepository,
-  type StoredCertificate,
-  writtenDomain
-} from "@petstore/custom-domains"
+  OwnershipToken
+} from "@petstore/domains"
 import {
   AccountName,
   ApiKeyRecord,
+  defaultLimits,
   generateApiKeyId,
   hashApiKeyToken,
+  type LimitReached,
+  type LimitValues,
   type StorageError
 } from "@petstore/kernel"
+import { Claim, ClaimRepository, newClaim, writtenDomain } from "@petstore/ownership"
+import { type Plan, Project, ProjectId, type ProjectIdTaken, ProjectRepository } from "@petstore/projects"
 import { Effect, Option, Redacted } from "effect"
 import { Base64, Hex } from "effect/encoding"
 

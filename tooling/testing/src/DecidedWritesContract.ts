@@ -7,18 +7,21 @@
  */
 import { expect, type Vitest } from "@effect/vitest"
 import {
-  applyClaimCheck,
   applyVerdict,
-  type Claim,
-  ClaimRepository,
   type CustomDomain,
   CustomDomainRepository,
-  defaultLimits,
   loseOwnership,
-  ownershipLostProblem,
-  ProjectRepository,
   restartVerificationWindow
-} from "@petstore/custom-domains"
+} from "@petstore/domains"
+import { defaultLimits } from "@petstore/kernel"
+import {
+  applyClaimCheck,
+  type Claim,
+  ClaimRepository,
+  DecidedWritesStore,
+  ownershipLostProblem
+} from "@petstore/ownership"
+import { ProjectRepository } from "@petstore/projects"
 import { Array as Arr, Effect, Option } from "effect"
 import {
   freshAccount,
@@ -64,6 +67,7 @@ export const decidedWritesTests = (it: Vitest.MethodsNonLive<DomainStore | Claim
     () =>
       Effect.gen(function* () {
         const domains = yield* CustomDomainRepository
+        const decided = yield* DecidedWritesStore
         const domain = yield* storedDomainOf(yield* freshHostname())
         expect(versionOf(yield* stored(domain))).toBe(0)
         const checked = applyVerdict(domain, verified, later(t0, minute))
@@ -72,7 +76,7 @@ export const decidedWritesTests = (it: Vitest.MethodsNonLive<DomainStore | Claim
         // A second decision from the state before: refused, the first one stands.
         const stale = restartVerificationWindow(domain, later(t0, 2 * minute))
         expect(yield* domains.update(stale)).toBe(false)
-        expect(yield* domains.storeDecided({ domains: [stale], claims: [] })).toBe(false)
+        expect(yield* decided.storeDecided({ domains: [stale], claims: [] })).toBe(false)
         const now = Option.getOrThrow(yield* stored(domain))
         expect(now.status).toBe("verified")
         expect(now.version).toBe(1)
@@ -85,6 +89,7 @@ export const decidedWritesTests = (it: Vitest.MethodsNonLive<DomainStore | Claim
   it.effect("a decision's writes are all or nothing: one stale row refuses them all", () =>
     Effect.gen(function* () {
       const domains = yield* CustomDomainRepository
+      const decided = yield* DecidedWritesStore
       const claims = yield* ClaimRepository
       const hostname = yield* freshHostname()
       const [winner, loser] = [yield* storedDomainOf(hostname), yield* storedDomainOf(hostname)]
@@ -95,7 +100,7 @@ export const decidedWritesTests = (it: Vitest.MethodsNonLive<DomainStore | Claim
       const won = applyVerdict(winner, verified, later(t0, 2 * minute))
       const lost = loseOwnership(loser, ownershipLostProblem(hostname, "proved"), later(t0, 2 * minute))
       const proved = applyClaimCheck(claim, found, later(t0, 2 * minute))
-      expect(yield* domains.storeDecided({ domains: [lost, won], claims: [proved] })).toBe(false)
+      expect(yield* decided.storeDecided({ domains: [lost, won], claims: [proved] })).toBe(false)
       expect(Option.getOrThrow(yield* stored(winner)).status).toBe("pending")
       expect(Option.getOrThrow(yield* stored(loser)).status).toBe("pending")
       expect(Option.getOrThrow(yield* storedClaim(claim)).status).toBe("pending")
@@ -104,7 +109,7 @@ export const decidedWritesTests = (it: Vitest.MethodsNonLive<DomainStore | Claim
       // Decided again from the loser as it is now: all three stored, each one version on.
       const current = Option.getOrThrow(yield* stored(loser))
       const lostNow = loseOwnership(current, ownershipLostProblem(hostname, "proved"), later(t0, 3 * minute))
-      expect(yield* domains.storeDecided({ domains: [lostNow, won], claims: [proved] })).toBe(true)
+      expect(yield* decided.storeDecided({ domains: [lostNow, won], claims: [proved] })).toBe(true)
       expect(Option.map(yield* domains.findVerified(hostname), (found) => found.projectId)).toEqual(
         Option.some(winner.projectId)
       )
@@ -116,7 +121,7 @@ export const decidedWritesTests = (it: Vitest.MethodsNonLive<DomainStore | Claim
         Option.getOrThrow(yield* stored(winner)),
         later(t0, 4 * minute)
       )
-      expect(yield* domains.storeDecided({ domains: [rechecked], claims: [lapsed] })).toBe(false)
+      expect(yield* decided.storeDecided({ domains: [rechecked], claims: [lapsed] })).toBe(false)
       expect(yield* claims.update(lapsed)).toBe(false)
       expect(Option.getOrThrow(yield* storedClaim(claim)).status).toBe("verified")
       expect(versionOf(yield* stored(winner))).toBe(1)
@@ -126,13 +131,14 @@ export const decidedWritesTests = (it: Vitest.MethodsNonLive<DomainStore | Claim
   it.effect("a removed row is no row to decide on: its write is refused, and so are those with it", () =>
     Effect.gen(function* () {
       const domains = yield* CustomDomainRepository
+      const decided = yield* DecidedWritesStore
       const hostname = yield* freshHostname()
       const [kept, removed] = [yield* storedDomainOf(hostname), yield* storedDomainOf(hostname)]
       const gone = yield* domains.remove(removed.projectId, removed.hostname)
       expect(Option.map(gone, (domain) => domain.projectId)).toEqual(Option.some(removed.projectId))
       const lost = loseOwnership(removed, ownershipLostProblem(hostname, "proved"), later(t0, minute))
       const won = applyVerdict(kept, verified, later(t0, minute))
-      expect(yield* domains.storeDecided({ domains: [lost, won], claims: [] })).toBe(false)
+      expect(yield* decided.storeDecided({ domains: [lost, won], claims: [] })).toBe(false)
       expect(yield* stored(removed)).toEqual(Option.none())
       expect(Option.getOrThrow(yield* stored(kept)).status).toBe("pending")
     })
@@ -141,12 +147,13 @@ export const decidedWritesTests = (it: Vitest.MethodsNonLive<DomainStore | Claim
   it.effect("one verified domain a hostname: a second is refused however it comes, a leased result too", () =>
     Effect.gen(function* () {
       const domains = yield* CustomDomainRepository
+      const decided = yield* DecidedWritesStore
       const hostname = yield* freshHostname()
       const [first, second] = [yield* storedDomainOf(hostname), yield* storedDomainOf(hostname)]
       expect(yield* domains.update(applyVerdict(first, verified, later(t0, minute)))).toBe(true)
       expect(yield* domains.update(applyVerdict(second, verified, later(t0, minute)))).toBe(false)
       expect(
-        yield* domains.storeDecided({
+        yield* decided.storeDecided({
           domains: [applyVerdict(second, verified, later(t0, minute))],
           claims: []
         })
@@ -187,6 +194,7 @@ export const decidedWritesTests = (it: Vitest.MethodsNonLive<DomainStore | Claim
   it.effect("racing accounts each verifying their own domain of one hostname: exactly one verified", () =>
     Effect.gen(function* () {
       const domains = yield* CustomDomainRepository
+      const decided = yield* DecidedWritesStore
       const hostname = yield* freshHostname()
       const contenders = yield* Effect.forEach(Arr.range(1, 8), () => storedDomainOf(hostname))
       // Each takes the name from every other, as a proof does: only one decision can stand.
@@ -201,7 +209,7 @@ export const decidedWritesTests = (it: Vitest.MethodsNonLive<DomainStore | Claim
         ],
         claims: []
       }))
-      const outcomes = yield* Effect.forEach(decisions, domains.storeDecided, { concurrency: "unbounded" })
+      const outcomes = yield* Effect.forEach(decisions, decided.storeDecided, { concurrency: "unbounded" })
       expect(outcomes.filter((stored) => stored)).toHaveLength(1)
       const winner = contenders[outcomes.indexOf(true)]
       expect(Option.map(yield* domains.findVerified(hostname), (found) => found.projectId)).toEqual(

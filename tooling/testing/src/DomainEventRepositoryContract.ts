@@ -7,21 +7,17 @@
  * before 2026.
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
+import { certificateIssued, orderStarted } from "@petstore/certificates"
 import {
   applyVerdict,
   type CustomDomain,
   CustomDomainRepository,
   CustomDomainResource,
-  certificateIssued,
-  DomainEvent,
-  DomainEventId,
-  DomainEventRepository,
-  type DomainEventType,
   OrderRef,
-  orderStarted,
-  Problem,
-  type ProjectId
-} from "@petstore/custom-domains"
+  Problem
+} from "@petstore/domains"
+import { DomainEvent, DomainEventId, DomainEventRepository, type DomainEventType } from "@petstore/events"
+import type { ProjectId } from "@petstore/projects"
 import { Array as Arr, Effect, type Layer, Option, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import {

@@ -10,6 +10,7 @@
  * own suite, DomainEventRepositoryContract, checks their times, paging and purge).
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
+import { certificateIssued, orderRefused, orderStarted, orderWaiting } from "@petstore/certificates"
 import {
   applyVerdict,
   Certificate,
@@ -17,28 +18,22 @@ import {
   type CustomDomainKey,
   CustomDomainRepository,
   CustomDomainResource,
-  certificateIssued,
-  DomainEventRepository,
-  defaultLimits,
-  domainEventTypes,
   Hostname,
   Issuance,
   loseOwnership,
   OrderRef,
-  orderRefused,
-  orderStarted,
-  orderWaiting,
-  ownershipLostProblem,
   Problem,
-  type Project,
-  ProjectId,
-  ProjectRepository,
   restartVerificationWindow,
   Verification,
   type VerificationVerdict,
   withOwnershipRequired,
   workDueAt
-} from "@petstore/custom-domains"
+} from "@petstore/domains"
+import { DomainEventRepository, domainEventTypes } from "@petstore/events"
+import { defaultLimits } from "@petstore/kernel"
+import { DecidedWritesStore, ownershipLostProblem } from "@petstore/ownership"
+import { type Project, ProjectId, ProjectRepository } from "@petstore/projects"
+import type { DomainConfigRepository } from "@petstore/serving"
 import { Array as Arr, Effect, Exit, type Layer, Option, Schema } from "effect"
 import {
   cnameTarget,
@@ -54,7 +49,12 @@ import {
   t0
 } from "./ContractFixtures.js"
 
-export type DomainStore = CustomDomainRepository | ProjectRepository | DomainEventRepository
+export type DomainStore =
+  | CustomDomainRepository
+  | DecidedWritesStore
+  | ProjectRepository
+  | DomainConfigRepository
+  | DomainEventRepository
 
 export interface DomainRepositoryContractOptions {
   /** How many due domains the concurrent-claims test shares out (default 500). */
@@ -667,7 +667,9 @@ export const domainRepositoryTests = (
       expect(Option.map(yield* findStored(pending), fields)).toEqual(Option.some(fields(pending)))
       // Once the owner is no longer verified, another may be: both writes at once, the loser first.
       const lost = loseOwnership(owner, ownershipLostProblem(hostname, "proved"), later(t0, 3 * hour))
-      expect(yield* repository.storeDecided({ domains: [verifiedTwice, lost], claims: [] })).toBe(true)
+      expect(
+        yield* (yield* DecidedWritesStore).storeDecided({ domains: [verifiedTwice, lost], claims: [] })
+      ).toBe(true)
       expect(Option.map(yield* repository.findVerified(hostname), fields)).toEqual(
         Option.some(fields(verifiedTwice))
       )

@@ -4,7 +4,7 @@
  * fresh per test, so suites tolerate each other's rows.
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
-import { Http01ChallengeStore } from "@petstore/custom-domains"
+import { Http01ChallengeStore } from "@petstore/certificates"
 import { Effect, type Layer, Option } from "effect"
 import { Base64Url } from "effect/encoding"
 import { randomToken } from "./ContractFixtures.js"

@@ -5,7 +5,7 @@
  * hostname. Accounts and hostnames are fresh per test, so suites tolerate each other's rows.
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
-import { type HostnameRelease, OwnershipRepository } from "@petstore/custom-domains"
+import { type HostnameRelease, OwnershipRepository } from "@petstore/ownership"
 import { Array as Arr, Effect, type Layer } from "effect"
 import { freshAccount, freshHostname, later, t0 } from "./ContractFixtures.js"
 

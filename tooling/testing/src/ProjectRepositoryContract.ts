@@ -3,25 +3,14 @@
  * test uses projects (ids and accounts) of its own.
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
-import {
-  Deploy,
-  DomainConfig,
-  DomainRedirect,
-  defaultLimits,
-  Project,
-  ProjectId,
-  ProjectRepository,
-  recordDeploy
-} from "@petstore/custom-domains"
-import { AccountName } from "@petstore/kernel"
+import { AccountName, defaultLimits } from "@petstore/kernel"
+import { Deploy, Project, ProjectId, ProjectRepository, recordDeploy } from "@petstore/projects"
 import { Array as Arr, Effect, Exit, type Layer, Option, Schema } from "effect"
 import { freshProject, later, randomToken, t0 } from "./ContractFixtures.js"
 
 /** The stored fields, as plain values (dates as ISO strings, to the millisecond). */
 const encodeProject = Schema.encodeSync(Project)
-const encodeConfig = Schema.encodeSync(DomainConfig)
 const fields = (project: Project) => encodeProject(project)
-const configFields = (config: DomainConfig) => encodeConfig(config)
 
 export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectRepository>): void => {
   it.effect("insert, then findById and findOwned return the project", () =>
@@ -198,56 +187,6 @@ export const projectRepositoryTests = (it: Vitest.MethodsNonLive<ProjectReposito
         limit: 5
       })
       expect(stranger.projects).toEqual([])
-    })
-  )
-
-  it.effect("the domain config is none until saved, then round-trips (redirects in order)", () =>
-    Effect.gen(function* () {
-      const projects = yield* ProjectRepository
-      const project = yield* freshProject()
-      yield* projects.insert(project, defaultLimits)
-      expect(yield* projects.findConfig(project.id)).toEqual(Option.none())
-
-      const primary = `docs.${project.id}.com`
-      const config = new DomainConfig({
-        primary,
-        redirects: ["www", "old", "a", "zz", "docs2"].map(
-          (label) => new DomainRedirect({ from: `${label}.${project.id}.com`, to: primary, status: 301 })
-        )
-      })
-      yield* projects.saveConfig(project.id, config)
-      expect(Option.map(yield* projects.findConfig(project.id), configFields)).toEqual(
-        Option.some(configFields(config))
-      )
-
-      const replaced = new DomainConfig({ primary: `${project.id}.docs-platform.test`, redirects: [] })
-      yield* projects.saveConfig(project.id, replaced)
-      expect(Option.map(yield* projects.findConfig(project.id), configFields)).toEqual(
-        Option.some(configFields(replaced))
-      )
-
-      // Saving the config leaves the project itself alone, and updating the project keeps the config.
-      expect(Option.map(yield* projects.findById(project.id), fields)).toEqual(Option.some(fields(project)))
-      yield* projects.update(new Project({ ...project, plan: "enterprise" }))
-      expect(Option.map(yield* projects.findConfig(project.id), configFields)).toEqual(
-        Option.some(configFields(replaced))
-      )
-    })
-  )
-
-  it.effect("configs are per project; an unknown project has none", () =>
-    Effect.gen(function* () {
-      const projects = yield* ProjectRepository
-      const first = yield* freshProject()
-      const second = yield* freshProject({ account: first.account })
-      yield* projects.insert(first, defaultLimits)
-      yield* projects.insert(second, defaultLimits)
-      const config = new DomainConfig({ primary: `${first.id}.docs-platform.test`, redirects: [] })
-      yield* projects.saveConfig(first.id, config)
-      expect(yield* projects.findConfig(second.id)).toEqual(Option.none())
-      expect(yield* projects.findConfig(ProjectId.make(`unknown-${yield* randomToken}`))).toEqual(
-        Option.none()
-      )
     })
   )
 }

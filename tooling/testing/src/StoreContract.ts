@@ -3,20 +3,16 @@
  * the suites, whose tests tolerate each other's rows.
  */
 import { describe, layer } from "@effect/vitest"
-import type {
-  CertificateStore,
-  ClaimRepository,
-  Http01ChallengeStore,
-  OwnershipRepository,
-  WebhookDeliveryRepository,
-  WebhookRepository
-} from "@petstore/custom-domains"
+import type { CertificateStore, Http01ChallengeStore } from "@petstore/certificates"
 import type { ApiKeyRepository, StorageHealth } from "@petstore/kernel"
+import type { ClaimRepository, OwnershipRepository } from "@petstore/ownership"
+import type { WebhookDeliveryRepository, WebhookRepository } from "@petstore/webhooks"
 import type { Layer } from "effect"
 import { apiKeyRepositoryTests } from "./ApiKeyRepositoryContract.js"
 import { certificateStoreTests } from "./CertificateStoreContract.js"
 import { claimRepositoryTests } from "./ClaimRepositoryContract.js"
 import { decidedWritesTests } from "./DecidedWritesContract.js"
+import { domainConfigRepositoryTests } from "./DomainConfigRepositoryContract.js"
 import { domainEventRepositoryTests } from "./DomainEventRepositoryContract.js"
 import {
   type DomainRepositoryContractOptions,
@@ -63,6 +59,7 @@ export const storeContract = <E>(
     describe("ApiKeyRepository", () => apiKeyRepositoryTests(it))
     describe("StorageHealth", () => storageHealthTests(it))
     describe("ProjectRepository", () => projectRepositoryTests(it))
+    describe("DomainConfigRepository", () => domainConfigRepositoryTests(it))
     describe("CustomDomainRepository", () => domainRepositoryTests(it, options))
     describe("DomainEventRepository", () => domainEventRepositoryTests(it))
     describe("ClaimRepository", () => claimRepositoryTests(it))

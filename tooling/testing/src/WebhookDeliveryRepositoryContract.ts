@@ -10,19 +10,16 @@
  * all before it ends.
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
+import { applyVerdict, CustomDomainRepository } from "@petstore/domains"
+import { DomainEvent, DomainEventRepository, type DomainEventType } from "@petstore/events"
+import type { ProjectId } from "@petstore/projects"
 import {
-  applyVerdict,
-  CustomDomainRepository,
   DeliveryAttempt,
-  DomainEvent,
-  DomainEventRepository,
-  type DomainEventType,
-  type ProjectId,
   Webhook,
   WebhookDelivery,
   WebhookDeliveryRepository,
   WebhookRepository
-} from "@petstore/custom-domains"
+} from "@petstore/webhooks"
 import { Array as Arr, Effect, type Layer, Option, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import { later, roomyLimits, t0 } from "./ContractFixtures.js"

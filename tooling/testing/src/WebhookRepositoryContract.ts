@@ -8,22 +8,22 @@
  * earlier tests left due to a holder of its own, for centuries (`drainDeliveries`).
  */
 import { describe, expect, layer, type Vitest } from "@effect/vitest"
+import { CustomDomainRepository } from "@petstore/domains"
+import type { DomainEventType } from "@petstore/events"
+import { LimitReached } from "@petstore/kernel"
+import type { ProjectId } from "@petstore/projects"
 import {
   type ClaimedDelivery,
-  CustomDomainRepository,
   DeliveryAttempt,
   type DeliveryAttemptStatus,
   type DeliveryResult,
-  type DomainEventType,
   healthAfterAttempt,
-  LimitReached,
-  type ProjectId,
   Webhook,
   WebhookDelivery,
   WebhookDeliveryRepository,
   type WebhookId,
   WebhookRepository
-} from "@petstore/custom-domains"
+} from "@petstore/webhooks"
 import { Array as Arr, Effect, type Layer, Option, Result, Schema } from "effect"
 import { Base64 } from "effect/encoding"
 import { TestClock } from "effect/testing"

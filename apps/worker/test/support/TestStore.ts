@@ -3,18 +3,9 @@
  * deployed project, and helpers to seed due domains through the PostgreSQL repositories and to read
  * what the workers left there.
  */
-import {
-  CustomDomainRepository,
-  Deploy,
-  defaultLimits,
-  newCustomDomain,
-  normaliseHostname,
-  OwnershipToken,
-  Project,
-  ProjectId,
-  ProjectRepository
-} from "@petstore/custom-domains"
-import { AccountName } from "@petstore/kernel"
+import { CustomDomainRepository, newCustomDomain, normaliseHostname, OwnershipToken } from "@petstore/domains"
+import { AccountName, defaultLimits } from "@petstore/kernel"
+import { Deploy, Project, ProjectId, ProjectRepository } from "@petstore/projects"
 import {
   PgDomainRepository,
   PgMigrations,

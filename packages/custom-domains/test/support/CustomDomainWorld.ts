@@ -6,47 +6,45 @@
  * the CA's behaviour, lookups made, calls recorded.
  */
 
-import { type AccountName, StorageError } from "@petstore/kernel"
-import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Ref } from "effect"
 import {
-  type CaaRecord,
   CertificateIssuer,
   CertificateIssuerError,
   CertificateStore,
-  type Claim,
-  ClaimRepository,
+  type OrderState,
+  type StoredCertificate
+} from "@petstore/certificates"
+import {
+  type CaaRecord,
   type CustomDomain,
   type CustomDomainKey,
-  type Lease,
   CustomDomainRepository,
-  claimLimitRefusal,
-  type DecidedWrites,
-  DecidedWritesStore,
   type DnsAnswer,
   DnsName,
   DnsResolver,
-  type DomainConfig,
-  DomainConfigRepository,
   domainLimitRefusal,
-  type HostnameRelease,
   HostnameTaken,
   isRivalOf,
-  type LimitReached,
-  limitReached,
   OrderRef,
-  type OrderState,
-  OwnershipRepository,
   OwnershipToken,
   PlatformSettings,
-  type Project,
-  ProjectIdTaken,
-  ProjectRepository,
-  type StoredCertificate,
   VerifyCooldown,
-  workDueAt,
+  workDueAt
+} from "@petstore/domains"
+import { type AccountName, type Lease, type LimitReached, limitReached, StorageError } from "@petstore/kernel"
+import {
+  type Claim,
+  ClaimRepository,
+  claimLimitRefusal,
+  type DecidedWrites,
+  DecidedWritesStore,
+  type HostnameRelease,
+  OwnershipRepository,
   writtenClaim,
   writtenDomain
-} from "../../src/index.js"
+} from "@petstore/ownership"
+import { type Project, ProjectIdTaken, ProjectRepository } from "@petstore/projects"
+import { type DomainConfig, DomainConfigRepository } from "@petstore/serving"
+import { Clock, Context, Duration, Effect, Layer, Option, Redacted, Ref } from "effect"
 
 const platformDomain = "docs-platform.net"
 export const cnameTarget = "cname.docs-platform.net"

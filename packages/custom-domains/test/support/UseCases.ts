@@ -4,9 +4,10 @@
  */
 import { expect } from "@effect/vitest"
 import { AccountName } from "@petstore/kernel"
+import { createProject, type ProjectId, recordProjectDeploy } from "@petstore/projects"
 import { Clock, Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { addDomain, createProject, type ProjectId, recordProjectDeploy, verifyNow } from "../../src/index.js"
+import { addDomain, verifyNow } from "../../src/index.js"
 import { aliasToTarget, cnameToTarget, FakeWorld } from "./CustomDomainWorld.js"
 
 export const second = 1000

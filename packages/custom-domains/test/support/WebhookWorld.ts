@@ -3,19 +3,17 @@
  * and hostname, results stored only while their lease holds), with the controls the tests need: what
  * the receiver answers, what happens while a request is in flight, and what was stored and sent.
  */
-import { StorageError } from "@petstore/kernel"
-import { Context, Effect, Layer, Option, Ref } from "effect"
+
+import { Hostname } from "@petstore/domains"
+import { addedDomain } from "@petstore/domains/testing"
+import { DomainEvent, DomainEventId } from "@petstore/events"
+import { type Lease, limitReached, StorageError } from "@petstore/kernel"
+import { ProjectId } from "@petstore/projects"
 import {
   type ClaimedDelivery,
-  type Lease,
   type DeliveryAttempt,
-  DomainEvent,
-  DomainEventId,
   enabledWebhook,
-  Hostname,
-  limitReached,
   newWebhook,
-  ProjectId,
   rotatedWebhook,
   type SendOutcome,
   signingSecretsOf,
@@ -28,8 +26,8 @@ import {
   WebhookRepository,
   type WebhookRequest,
   WebhookSender
-} from "../../src/index.js"
-import { addedDomain } from "./Domains.js"
+} from "@petstore/webhooks"
+import { Context, Effect, Layer, Option, Ref } from "effect"
 
 /** The event `domain.added` of `hostname` in `projectId`, numbered `id`, at `at`. */
 export const addedEvent = (id: number, hostname: string, projectId: string, at: Date): DomainEvent =>
@@ -102,8 +100,7 @@ export const webhookWorld: Layer.Layer<
     const made = yield* Ref.make(0)
 
     const setRow = (row: DeliveryRow) => Ref.update(rows, (map) => new Map(map).set(keyOf(row.delivery), row))
-    const isLive = (lease: Lease | null, now: Date) =>
-      lease !== null && lease.until.getTime() > now.getTime()
+    const isLive = (lease: Lease | null, now: Date) => lease !== null && lease.until.getTime() > now.getTime()
 
     /** The project's webhook changed by `change`; none when it has none of that id. */
     const change = (projectId: ProjectId, id: WebhookId, update: (webhook: Webhook) => Webhook) =>

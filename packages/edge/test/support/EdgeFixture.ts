@@ -4,21 +4,18 @@
  * go through the domain's own use cases, so the edge sees exactly what the product would store.
  */
 import { LocalCertificateAuthority } from "@petstore/acme"
+import { CertificateStore, Http01ChallengeStore } from "@petstore/certificates"
+import { addDomain } from "@petstore/custom-domains"
+import { CustomDomain, CustomDomainRepository, type Hostname, PlatformSettings } from "@petstore/domains"
+import { AccountName } from "@petstore/kernel"
 import {
-  addDomain,
-  CertificateStore,
-  CustomDomain,
-  CustomDomainRepository,
   createProject,
-  type Hostname,
-  Http01ChallengeStore,
   type Plan,
-  PlatformSettings,
   ProjectId,
   ProjectRepository,
   recordProjectDeploy
-} from "@petstore/custom-domains"
-import { AccountName } from "@petstore/kernel"
+} from "@petstore/projects"
+import { DomainConfigRepository } from "@petstore/serving"
 import { MemoryStore } from "@petstore/store-memory"
 import { Context, Effect, Layer, Option } from "effect"
 import type { EdgeServices } from "../../src/EdgeApps.js"
@@ -71,6 +68,7 @@ export const countedMemoryStores = Layer.effectContext(
         )
     const domains = yield* CustomDomainRepository
     const projects = yield* ProjectRepository
+    const configs = yield* DomainConfigRepository
     const certificates = yield* CertificateStore
     const challenges = yield* Http01ChallengeStore
     return Context.make(
@@ -84,9 +82,12 @@ export const countedMemoryStores = Layer.effectContext(
         ProjectRepository,
         ProjectRepository.of({
           ...projects,
-          findById: (id) => counted("others")(projects.findById(id)),
-          findConfig: (id) => counted("others")(projects.findConfig(id))
+          findById: (id) => counted("others")(projects.findById(id))
         })
+      ),
+      Context.add(
+        DomainConfigRepository,
+        DomainConfigRepository.of({ ...configs, find: (id) => counted("others")(configs.find(id)) })
       ),
       Context.add(
         CertificateStore,

@@ -5,8 +5,9 @@
  * authentication.
  */
 import { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
-import { ClaimRepository, DomainEventRepository, WebhookRepository } from "@petstore/custom-domains"
+import { DomainEventRepository } from "@petstore/events"
 import { StorageError, StorageHealth } from "@petstore/kernel"
+import { ClaimRepository } from "@petstore/ownership"
 import {
   MemoryApiKeyRepository,
   MemoryCertificateStore,
@@ -14,6 +15,7 @@ import {
   MemoryOwnershipRepository,
   MemoryProjectRepository
 } from "@petstore/store-memory"
+import { WebhookRepository } from "@petstore/webhooks"
 import { Effect, Layer } from "effect"
 
 /** What the failing operations' errors carry: none of it may appear in an answer. */

@@ -4,30 +4,30 @@
  */
 import { expect } from "@effect/vitest"
 import type { IdempotencyRepository, PetRepository } from "@petstore/catalogue"
+import type { CertificateStore } from "@petstore/certificates"
 import {
-  type CertificateStore,
-  type ClaimRepository,
   type CustomDomainRepository,
   type DnsAnswer,
   DnsResolver,
-  type DomainEventRepository,
-  Limits,
-  type LimitValues,
-  type OwnershipRepository,
   PlatformSettings,
-  type ProjectRepository,
-  VerifyCooldown,
-  type WebhookRepository
-} from "@petstore/custom-domains"
+  VerifyCooldown
+} from "@petstore/domains"
+import type { DomainEventRepository } from "@petstore/events"
 import {
   AccountName,
   type ApiKeyRepository,
   issueApiKey,
+  Limits,
+  type LimitValues,
   type RateLimitPolicies,
   RateLimits,
   type StorageHealth
 } from "@petstore/kernel"
+import type { ClaimRepository, DecidedWritesStore, OwnershipRepository } from "@petstore/ownership"
+import type { ProjectRepository } from "@petstore/projects"
+import type { DomainConfigRepository } from "@petstore/serving"
 import { MemoryRateLimiterStore } from "@petstore/store-memory"
+import type { WebhookRepository } from "@petstore/webhooks"
 import { Context, Duration, Effect, Layer } from "effect"
 import type * as RateLimiter from "effect/persistence/RateLimiter"
 import {
@@ -45,7 +45,9 @@ export type Ports =
   | ApiKeyRepository
   | StorageHealth
   | ProjectRepository
+  | DomainConfigRepository
   | CustomDomainRepository
+  | DecidedWritesStore
   | DomainEventRepository
   | ClaimRepository
   | OwnershipRepository

@@ -3,7 +3,7 @@
  * update that writes claims: shared by the claim repository and the domain repository, which stores
  * a claim's proof with the domains it takes in one transaction.
  */
-import { Claim, ClaimRecord, ClaimStatus } from "@petstore/custom-domains"
+import { Claim, ClaimRecord, ClaimStatus } from "@petstore/ownership"
 import { Schema, SchemaTransformation } from "effect"
 import type { SqlClient, Statement } from "effect/sql"
 

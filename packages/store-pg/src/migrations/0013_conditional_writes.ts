@@ -12,7 +12,7 @@
  * domain package's Public Suffix List rules, as every new domain's is.
  */
 
-import { DnsName } from "@petstore/custom-domains"
+import { DnsName } from "@petstore/domains"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 
