@@ -65,7 +65,9 @@ const makeApp = (options: PetstoreHttpApiOptions) =>
   Effect.gen(function* () {
     const api = yield* HttpRouter.toHttpEffect(Routes)
     if (options.petsRoutes === false) return api
-    const routes = yield* HttpRouter.toHttpEffect(HttpRouter.addAll(petsRoutes(yield* makeRequestAdmission)))
+    const routes = yield* HttpRouter.toHttpEffect(
+      HttpRouter.addAll(petsRoutes(yield* makeRequestAdmission).map(({ route }) => route))
+    )
     // Any other request is the API's: it routes it, or answers 404/405 through the lifecycle.
     return Effect.catch(routes, (error) => (isRouteNotFound(error) ? api : Effect.fail(error)))
   })
