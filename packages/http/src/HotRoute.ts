@@ -38,15 +38,12 @@ import { checkJsonBody } from "./JsonBodyLive.js"
 import { appendResponseHeaders, jsonResponse, type ResponseHeaders } from "./ResponseHeaders.js"
 
 /** What a hot operation is handed: the parts its endpoint declares, decoded by its codecs, and the caller. */
-export type HotRequest<E extends HttpApiEndpoint.Top> = Omit<
-  HttpApiEndpoint.Request<E>,
-  "endpoint" | "group"
-> & {
+type HotRequest<E extends HttpApiEndpoint.Top> = Omit<HttpApiEndpoint.Request<E>, "endpoint" | "group"> & {
   readonly caller: Caller
 }
 
 /** A hot operation's success: the value its endpoint's success schema describes, and headers of its own. */
-export interface HotAnswer<A> {
+interface HotAnswer<A> {
   readonly body: A
   readonly headers?: ResponseHeaders | undefined
 }
@@ -142,7 +139,7 @@ const paramNames = (endpoint: HttpApiEndpoint.Top): ReadonlySet<string> => {
  * The router path of an endpoint: its own path, when each parameter is a whole segment that its params
  * schema declares (what `HttpApi` routes unchanged). Anything else is refused at build.
  */
-export const routerPath = (endpoint: HttpApiEndpoint.Top): HttpRouter.PathInput => {
+const routerPath = (endpoint: HttpApiEndpoint.Top): HttpRouter.PathInput => {
   const declared = paramNames(endpoint)
   for (const segment of endpoint.path.split("/")) {
     if (!segment.includes(":")) continue
