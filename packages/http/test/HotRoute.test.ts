@@ -1,11 +1,14 @@
 /**
  * A hot route is built from its endpoint as the served contract holds it, and from nothing else: moved
  * in the contract, it moves; built from an endpoint the API does not serve, or one whose middleware or
- * path it cannot honour as `HttpApi` does, it is refused when the routes are built.
+ * path it cannot honour as `HttpApi` does, it is refused when the routes are built; it answers only the
+ * errors its endpoint declares.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Authentication, PetsGroup, PetstoreApi } from "@petstore/api"
-import { Effect, Schema } from "effect"
+import { Authentication, apiError, Conflict, InvalidRequest, PetsGroup, PetstoreApi } from "@petstore/api"
+import type { Caller } from "@petstore/kernel"
+import { Cause, Effect, Exit, Schema } from "effect"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpApi from "effect/http-api/HttpApi"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
@@ -88,4 +91,35 @@ describe("hot routes", () => {
       /exactly one success schema/
     )
   })
+
+  it.effect("answer an error their endpoint declares, and die on one it does not, as HttpApi does", () =>
+    Effect.gen(function* () {
+      const admitted: RequestAdmission = () =>
+        Effect.succeed({ caller: { account: "alice", keyId: "key-1" } as unknown as Caller, headers: {} })
+      const { listPets } = PetstoreApi.groups.pets.endpoints
+      const failingWith = (error: InvalidRequest | Conflict) => {
+        const [built] = hotRoutes(
+          PetstoreApi,
+          // A cast only can make a hot operation fail with an error its endpoint does not declare.
+          [hotOperation(listPets, () => Effect.fail(error as InvalidRequest))],
+          admitted
+        )
+        if (built === undefined) throw new Error("no route")
+        return built.route.handler.pipe(
+          Effect.provideService(
+            HttpServerRequest.HttpServerRequest,
+            HttpServerRequest.fromWeb(new Request("http://localhost/v1/pets"))
+          ),
+          Effect.provideService(HttpServerRequest.ParsedSearchParams, {}),
+          Effect.exit
+        )
+      }
+      const declared = yield* failingWith(apiError(InvalidRequest, "invalid_request", "limit: wrong"))
+      expect(Exit.isSuccess(declared) && declared.value.status).toBe(400)
+      const undeclared = yield* failingWith(apiError(Conflict, "conflict", "not listPets's"))
+      expect(Exit.isFailure(undeclared) && Cause.pretty(undeclared.cause)).toMatch(
+        /hot route listPets \(GET \/v1\/pets\) does not declare the error conflict/
+      )
+    })
+  )
 })
