@@ -10,8 +10,10 @@ import { PetstoreApi } from "@petstore/api"
 import { Context, Effect, Layer, type Scope } from "effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerError from "effect/http/HttpServerError"
-import type { HttpServerRequest } from "effect/http/HttpServerRequest"
+import { HttpServerRequest } from "effect/http/HttpServerRequest"
+import type { HttpServerResponse } from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
+import type * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as ApiReference from "./ApiReference.js"
 import { AuthenticationLive, makeRequestAdmission } from "./AuthenticationLive.js"
 import { ClaimsHandlers } from "./ClaimsHandlers.js"
@@ -53,21 +55,59 @@ const Routes = Layer.mergeAll(
 const isRouteNotFound = (error: unknown): boolean =>
   HttpServerError.isHttpServerError(error) && error.reason._tag === "RouteNotFound"
 
+/**
+ * Told who answers each request: a hot route (with the endpoint it was built from) or, when no hot
+ * route matched, the `HttpApi` app. Tests observe the server's own composition with it; without one
+ * (production) the composition is exactly the same, and nothing is added to any request.
+ */
+export interface AnswerObserver {
+  readonly hotRoute: (request: HttpServerRequest, endpoint: HttpApiEndpoint.Top) => void
+  readonly httpApi: (request: HttpServerRequest) => void
+}
+
 export interface PetstoreHttpApiOptions {
   /**
    * Whether the animal operations are answered by their plain routes (`PetsRoutes`, the default) or
    * by their `HttpApi` handlers, the reference the routes are tested against.
    */
   readonly petsRoutes?: boolean
+  /** Told who answers each request, while the plain routes are on. */
+  readonly observe?: AnswerObserver
 }
+
+/** `app`, telling `observe` of each request it is given. */
+const observed = <E, R>(
+  observe: (request: HttpServerRequest) => void,
+  app: Effect.Effect<HttpServerResponse, E, R>
+): Effect.Effect<HttpServerResponse, E, R> =>
+  Effect.withFiber((fiber) => {
+    observe(Context.getUnsafe(fiber.context, HttpServerRequest))
+    return app
+  })
 
 const makeApp = (options: PetstoreHttpApiOptions) =>
   Effect.gen(function* () {
     const api = yield* HttpRouter.toHttpEffect(Routes)
     if (options.petsRoutes === false) return api
-    const routes = yield* HttpRouter.toHttpEffect(HttpRouter.addAll(petsRoutes(yield* makeRequestAdmission)))
+    const hot = petsRoutes(yield* makeRequestAdmission)
+    const { observe } = options
+    const routes = yield* HttpRouter.toHttpEffect(
+      HttpRouter.addAll(
+        hot.map(({ endpoint, route }) =>
+          observe === undefined
+            ? route
+            : HttpRouter.route(
+                route.method,
+                route.path,
+                observed((request) => observe.hotRoute(request, endpoint), route.handler),
+                { uninterruptible: route.uninterruptible }
+              )
+        )
+      )
+    )
+    const fallback = observe === undefined ? api : observed(observe.httpApi, api)
     // Any other request is the API's: it routes it, or answers 404/405 through the lifecycle.
-    return Effect.catch(routes, (error) => (isRouteNotFound(error) ? api : Effect.fail(error)))
+    return Effect.catch(routes, (error) => (isRouteNotFound(error) ? fallback : Effect.fail(error)))
   })
 
 /**

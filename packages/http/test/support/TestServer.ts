@@ -31,6 +31,7 @@ import type { WebhookRepository } from "@petstore/webhooks"
 import { Context, Duration, Effect, Layer } from "effect"
 import type * as RateLimiter from "effect/persistence/RateLimiter"
 import {
+  type AnswerObserver,
   HttpMetrics,
   ListeningAddress,
   PetstoreHttpServer,
@@ -123,6 +124,8 @@ export const TestServerLive = <E>(
     readonly rateLimiterStore?: Layer.Layer<RateLimiter.RateLimiterStore>
     /** Whether the animal operations take their plain routes (the default) or `HttpApi`'s handlers. */
     readonly petsRoutes?: boolean
+    /** Told who answers each request: a hot route or `HttpApi` (with the plain routes on). */
+    readonly observe?: AnswerObserver
     /** The platform's names; `testPlatform` by default. */
     readonly platform?: PlatformSettings["Service"]
     /** Whether webhook URLs may be `http` and name private addresses; not by default, as in production. */
@@ -165,7 +168,14 @@ export const TestServerLive = <E>(
         host: "127.0.0.1",
         requestTimeout: options.requestTimeout ?? "5 seconds",
         shutdownGrace: "1 second"
-      }).pipe(Layer.provideMerge(petstoreHttpApiLayer({ petsRoutes: options.petsRoutes ?? true })))
+      }).pipe(
+        Layer.provideMerge(
+          petstoreHttpApiLayer({
+            petsRoutes: options.petsRoutes ?? true,
+            ...(options.observe === undefined ? {} : { observe: options.observe })
+          })
+        )
+      )
     ),
     Layer.provide(storage),
     Layer.provide(options.dns ?? EmptyDns),
