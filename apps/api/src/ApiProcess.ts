@@ -3,10 +3,9 @@
  * gracefully (stops accepting, lets in-flight requests finish, closes storage).
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { OtlpEndpointConfig } from "@petstore/app-config"
+import { LogLevelConfig, OtlpEndpointConfig } from "@petstore/app-config"
 import { JsonLogger, Tracing } from "@petstore/telemetry"
 import { Cause, Config, Effect, Layer, References } from "effect"
-import { LogLevelConfig } from "./AppConfig.js"
 import { describeFailure, teardown } from "./Failure.js"
 import { ServerLive } from "./Server.js"
 

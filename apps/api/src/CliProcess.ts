@@ -6,7 +6,7 @@
 
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
-import { SecretKeyConfig } from "@petstore/app-config"
+import { LogLevelConfig, SecretKeyConfig, StorageConfig } from "@petstore/app-config"
 import {
   AccountName,
   ApiKeyId,
@@ -18,7 +18,6 @@ import {
 import { JsonLogger } from "@petstore/telemetry"
 import { Cause, Config, Console, Effect, Layer, Option, References, Schema } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
-import { LogLevelConfig, StorageConfig } from "./AppConfig.js"
 import { describeFailure, teardown } from "./Failure.js"
 import { apiKeyStorageLayer } from "./Storage.js"
 

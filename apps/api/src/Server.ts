@@ -5,9 +5,15 @@
  */
 import {
   AdapterConfig,
+  BootstrapKeyConfig,
   CertificateDelayConfig,
+  EdgeConfig,
   LimitsConfig,
+  MetricsConfig,
   PlatformConfig,
+  RateLimitConfig,
+  ServerConfig,
+  StorageConfig,
   VerifyCooldownConfig,
   WebhookConfig
 } from "@petstore/app-config"
@@ -31,14 +37,6 @@ import { applyOperatorApiKey, defaultAccountName, RateLimits } from "@petstore/k
 import type { ListenError } from "@petstore/node-listener"
 import { MetricsListener } from "@petstore/telemetry"
 import { Effect, Layer, Option, Redacted } from "effect"
-import {
-  BootstrapKeyConfig,
-  EdgeConfig,
-  MetricsConfig,
-  RateLimitConfig,
-  ServerConfig,
-  StorageConfig
-} from "./AppConfig.js"
 import { runEventsPurge } from "./EventsPurgeLoop.js"
 import { runIdempotencyPurge } from "./IdempotencyPurgeLoop.js"
 import { rateLimitStoreLayer } from "./RateLimitStore.js"

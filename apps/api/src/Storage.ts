@@ -5,7 +5,7 @@
 
 import * as CertificateAuthority from "@petstore/acme/CertificateAuthority"
 import { AdminEndpointFile, ApiKeyAdminClient } from "@petstore/api-key-admin-client"
-import type { WebhookOptions } from "@petstore/app-config"
+import type { StorageChoice, WebhookOptions } from "@petstore/app-config"
 import { NodeDnsResolver } from "@petstore/dns"
 import { LocalApiKeyAdmin } from "@petstore/http"
 import { ApiKeyRepository, type StorageError } from "@petstore/kernel"
@@ -20,7 +20,6 @@ import {
 import { NodeWebhookSender } from "@petstore/webhooks"
 import { CustomDomainCheckConfig, runCustomDomainChecks } from "@petstore/worker-app/CustomDomainCheckLoop"
 import { Effect, Layer, Option, type Redacted } from "effect"
-import type { StorageChoice } from "./AppConfig.js"
 
 /**
  * `secretKey` encrypts the certificates' private keys and the webhooks' secrets; none: a secret

@@ -1,9 +1,10 @@
 /**
- * @petstore/app-config: the configuration both processes read alike, the API and the worker, decoded
- * from their environment. Only the apps read configuration; the packages they compose take plain
- * options.
+ * @petstore/app-config: everything the apps (the API, its key CLI and the worker) read from their
+ * environment, decoded at start-up. It is the only place that reads the environment; the packages the
+ * apps compose take plain options.
  */
 export * from "./AdapterConfig.js"
+export * from "./ApiConfig.js"
 export * from "./CertificateConfig.js"
 export * from "./LimitsConfig.js"
 export * from "./PlatformConfig.js"

@@ -1,5 +1,6 @@
 /**
- * Everything the API process reads from its environment, decoded once at start-up.
+ * What the API process alone reads from its environment (storage, its listeners, the edge, metrics,
+ * rate limits, the operator's key, the log level), decoded once at start-up.
  */
 
 import { maxRequestDeadline } from "@petstore/catalogue"

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Result } from "effect"
-import { RateLimitConfig } from "../src/AppConfig.js"
+import { RateLimitConfig } from "../src/index.js"
 
 const load = (env: Record<string, string>) =>
   Effect.result(RateLimitConfig).pipe(
