@@ -1,12 +1,11 @@
 /**
- * What the API process alone reads from its environment (storage, its listeners, the edge, metrics,
- * rate limits, the operator's key, the log level), decoded once at start-up.
+ * What the API process alone reads from its environment (storage, its listener, the edge, rate
+ * limits, the operator's key, the log level), decoded once at start-up.
  */
 
 import { maxRequestDeadline } from "@petstore/catalogue"
 import { OperatorApiKeyToken, type RateLimitOptions } from "@petstore/kernel"
 import { ListenPort } from "@petstore/node-listener"
-import { MetricsListener } from "@petstore/telemetry"
 import { Config, Duration, Effect, Option, Redacted, Schema, SchemaIssue } from "effect"
 import { dataDirectoryVariable, defaultDataDirectory } from "./DataDirectory.js"
 
@@ -94,21 +93,6 @@ export const EdgeConfig = Config.all({
     Config.withDefault(Duration.seconds(60))
   )
 })
-
-/**
- * The metrics' own listener: none unless `PETSTORE_METRICS_PORT` is set, on `PETSTORE_METRICS_HOST`
- * (127.0.0.1 by default). The public port never serves them.
- */
-export const MetricsConfig: Config.Config<Option.Option<MetricsListener.MetricsListenerOptions>> = Config.all(
-  {
-    port: Config.schema(ListenPort, "PETSTORE_METRICS_PORT").pipe(Config.option),
-    host: Config.String("PETSTORE_METRICS_HOST").pipe(Config.withDefault(MetricsListener.defaultHost))
-  }
-).pipe(
-  Config.map(({ port, host }) =>
-    Option.map(port, (port) => ({ host, port, settings: "PETSTORE_METRICS_PORT, PETSTORE_METRICS_HOST" }))
-  )
-)
 
 const rateLimitCount = (name: string, fallback: number) =>
   Config.schema(Count, name).pipe(Config.withDefault(fallback))

@@ -13,7 +13,8 @@ import {
   DnsConfig,
   OtlpEndpointConfig,
   PlatformConfig,
-  WebhookConfig
+  WebhookConfig,
+  WorkerMetricsConfig
 } from "@petstore/app-config"
 import { CertificateDelay, PlatformSettings } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
@@ -22,7 +23,6 @@ import { JsonLogger, MetricsListener, Tracing, WorkerMetrics } from "@petstore/t
 import { NodeWebhookSender } from "@petstore/webhooks"
 import { Cause, Config, Effect, Exit, Layer, Option, References } from "effect"
 import { CustomDomainCheckConfig, runCustomDomainChecks } from "./CustomDomainCheckLoop.js"
-import { MetricsConfig } from "./MetricsConfig.js"
 
 /** Unique per process, readable in the database when a lease needs explaining. */
 const holder = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`
@@ -73,7 +73,7 @@ const main = Effect.gen(function* () {
   const level = yield* Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info"))
   const endpoint = yield* OtlpEndpointConfig
   const metrics = WorkerMetrics.make()
-  const listener = yield* MetricsConfig
+  const listener = yield* WorkerMetricsConfig
   if (Option.isSome(listener)) {
     const address = yield* MetricsListener.serve(listener.value, metrics.render)
     yield* Effect.logInfo(`worker metrics on ${MetricsListener.url(address)}`)
