@@ -5,7 +5,7 @@
 
 import * as CertificateAuthority from "@petstore/acme/CertificateAuthority"
 import { AdminEndpointFile, ApiKeyAdminClient } from "@petstore/api-key-admin-client"
-import type { StorageChoice, WebhookOptions } from "@petstore/app-config"
+import { CustomDomainCheckConfig, type StorageChoice, type WebhookOptions } from "@petstore/app-config"
 import { NodeDnsResolver } from "@petstore/dns"
 import { LocalApiKeyAdmin } from "@petstore/http"
 import { ApiKeyRepository, type StorageError } from "@petstore/kernel"
@@ -18,7 +18,7 @@ import {
   PrivateKeySecret
 } from "@petstore/store-pg"
 import { NodeWebhookSender } from "@petstore/webhooks"
-import { CustomDomainCheckConfig, runCustomDomainChecks } from "@petstore/worker-app/CustomDomainCheckLoop"
+import { runCustomDomainChecks } from "@petstore/worker-app/CustomDomainCheckLoop"
 import { Effect, Layer, Option, type Redacted } from "effect"
 
 /**
@@ -130,7 +130,13 @@ export const exclusiveStorageCompanions = (
       )
 
 const InProcessDomainChecks = Layer.effectDiscard(
-  Effect.flatMap(CustomDomainCheckConfig(`api:${process.pid}`, NodeWebhookSender.defaultTimeout), (options) =>
-    Effect.forkScoped(runCustomDomainChecks(options))
+  Effect.flatMap(CustomDomainCheckConfig, (settings) =>
+    Effect.forkScoped(
+      runCustomDomainChecks({
+        ...settings,
+        holder: `api:${process.pid}`,
+        sendTimeout: NodeWebhookSender.defaultTimeout
+      })
+    )
   )
 )

@@ -6,6 +6,7 @@
 export * from "./AdapterConfig.js"
 export * from "./ApiConfig.js"
 export * from "./CertificateConfig.js"
+export * from "./CustomDomainCheckConfig.js"
 export * from "./LimitsConfig.js"
 export * from "./MetricsConfig.js"
 export * from "./PlatformConfig.js"

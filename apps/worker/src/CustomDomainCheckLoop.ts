@@ -1,12 +1,11 @@
 /**
  * The worker's loop: rounds of custom-domain checks (`checkDueCustomDomains`) and, beside them, rounds
  * of the daily rechecks of proved claims (`checkDueClaims`) and webhook deliveries, each on its own
- * (`claimDueDeliveries`, `deliverClaimed`), for the life of the process, and the `PETSTORE_WORKER_*`
- * knobs that shape them. The API runs the same loop in its own process when it has storage no separate
- * worker can open (embedded, memory).
+ * (`claimDueDeliveries`, `deliverClaimed`), for the life of the process, shaped by the options the
+ * app reads (`CustomDomainCheckConfig` in apps/config). The API runs the same loop in its own process
+ * when it has storage no separate worker can open (embedded, memory).
  */
 
-import { WebhookConfig } from "@petstore/app-config"
 import {
   checkDueClaims,
   checkDueCustomDomains,
@@ -16,7 +15,7 @@ import {
   type DueClaimRound,
   deliverClaimed
 } from "@petstore/custom-domains"
-import { Config, Duration, Effect, FiberSet, Schema } from "effect"
+import { Duration, Effect, FiberSet } from "effect"
 
 export interface CustomDomainCheckLoopOptions extends DueCheckOptions {
   /** The pause after a round that found less than a full batch, or failed. */
@@ -159,38 +158,3 @@ export const runCustomDomainChecks = (options: CustomDomainCheckLoopOptions) => 
     { concurrency: "unbounded", discard: true }
   )
 }
-
-const integerUpTo = (name: string, maximum: number, message: string) =>
-  Config.schema(Schema.Int.check(Schema.makeFilter((n: number) => n >= 1 && n <= maximum, { message })), name)
-
-/**
- * `PETSTORE_WORKER_CONCURRENCY` and the other knobs of the check loop, with the webhooks' retry base,
- * disabling period and concurrency (`PETSTORE_WEBHOOK_*`); the holder id is the process's, the send
- * timeout the sender's.
- */
-export const CustomDomainCheckConfig = (
-  holder: string,
-  sendTimeout: Duration.Input
-): Config.Config<CustomDomainCheckLoopOptions> =>
-  Config.all({
-    concurrency: integerUpTo("PETSTORE_WORKER_CONCURRENCY", 1000, "must be an integer from 1 to 1000").pipe(
-      Config.withDefault(16)
-    ),
-    batchSize: integerUpTo("PETSTORE_WORKER_BATCH_SIZE", 10_000, "must be an integer from 1 to 10000").pipe(
-      Config.withDefault(100)
-    ),
-    pollInterval: Config.Duration("PETSTORE_WORKER_POLL_INTERVAL").pipe(
-      Config.withDefault(Duration.seconds(1))
-    ),
-    lease: Config.Duration("PETSTORE_WORKER_LEASE").pipe(Config.withDefault(Duration.seconds(60))),
-    webhooks: WebhookConfig
-  }).pipe(
-    Config.map(({ webhooks, ...options }) => ({
-      ...options,
-      holder,
-      retryBase: webhooks.retryBase,
-      disableAfter: webhooks.disableAfter,
-      deliveriesInFlight: webhooks.concurrency,
-      sendTimeout
-    }))
-  )

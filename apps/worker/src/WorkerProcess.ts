@@ -10,6 +10,7 @@ import * as CertificateAuthority from "@petstore/acme/CertificateAuthority"
 import {
   AdapterConfig,
   CertificateDelayConfig,
+  CustomDomainCheckConfig,
   DnsConfig,
   OtlpEndpointConfig,
   PlatformConfig,
@@ -22,7 +23,7 @@ import { PgStore, PrivateKeySecret } from "@petstore/store-pg"
 import { JsonLogger, MetricsListener, Tracing, WorkerMetrics } from "@petstore/telemetry"
 import { NodeWebhookSender } from "@petstore/webhooks"
 import { Cause, Config, Effect, Exit, Layer, Option, References } from "effect"
-import { CustomDomainCheckConfig, runCustomDomainChecks } from "./CustomDomainCheckLoop.js"
+import { runCustomDomainChecks } from "./CustomDomainCheckLoop.js"
 
 /** Unique per process, readable in the database when a lease needs explaining. */
 const holder = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`
@@ -69,7 +70,11 @@ const WebhookSenderLive = Layer.unwrap(
 )
 
 const main = Effect.gen(function* () {
-  const options = yield* CustomDomainCheckConfig(holder, NodeWebhookSender.defaultTimeout)
+  const options = {
+    ...(yield* CustomDomainCheckConfig),
+    holder,
+    sendTimeout: NodeWebhookSender.defaultTimeout
+  }
   const level = yield* Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info"))
   const endpoint = yield* OtlpEndpointConfig
   const metrics = WorkerMetrics.make()
