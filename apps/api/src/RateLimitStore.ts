@@ -1,41 +1,13 @@
 /**
- * Where rate-limit counters live: in Redis when `REDIS_URL` is set, so every replica draws from the
- * same buckets, and in this process's memory otherwise (counters that hold nothing any more are
- * swept). The Redis client fails fast instead of queueing while disconnected, so a Redis outage
+ * Where rate-limit counters live: in Redis when `REDIS_URL` names one (read in apps/config), so every
+ * replica draws from the same buckets, and in this process's memory otherwise (counters that hold
+ * nothing any more are swept). The Redis client fails fast instead of queueing while disconnected, so a Redis outage
  * costs a request at most `commandTimeout`, after which the limiter lets it through, and it
  * reconnects by itself.
  */
 import { MemoryRateLimiterStore } from "@petstore/store-memory"
-import { Config, Effect, Layer, Option, Redacted, Schema, SchemaIssue } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { RateLimiter } from "effect/persistence"
-
-const invalidRedisUrl = new Config.ConfigError(
-  new Schema.SchemaError(
-    new SchemaIssue.Pointer(
-      ["REDIS_URL"],
-      new SchemaIssue.InvalidValue({ message: "must be a redis:// or rediss:// URL" })
-    )
-  )
-)
-
-/** A `redis://` or `rediss://` URL; it may hold a password, so the text is never shown. */
-const parseRedisUrl = (text: Redacted.Redacted<string>): Effect.Effect<URL, Config.ConfigError> => {
-  const value = Redacted.value(text)
-  const url = URL.canParse(value) ? new URL(value) : undefined
-  return url !== undefined && (url.protocol === "redis:" || url.protocol === "rediss:")
-    ? Effect.succeed(url)
-    : Effect.fail(invalidRedisUrl)
-}
-
-const RedisUrlConfig: Config.Config<Option.Option<URL>> = Config.Redacted("REDIS_URL").pipe(
-  Config.option,
-  Config.mapEffect((text) =>
-    Option.match(text, {
-      onNone: () => Effect.succeed(Option.none()),
-      onSome: (text) => Effect.map(parseRedisUrl(text), Option.some)
-    })
-  )
-)
 
 /** ioredis options from a `redis://[user:password@]host[:port][/db]` (or `rediss://`) URL. */
 const redisOptions = (url: URL) => ({
@@ -72,12 +44,11 @@ const redisStore = (url: URL): Layer.Layer<RateLimiter.RateLimiterStore> =>
     )
   )
 
-export const rateLimitStoreLayer: Layer.Layer<RateLimiter.RateLimiterStore, Config.ConfigError> =
-  Layer.unwrap(
-    Effect.map(RedisUrlConfig, (url) =>
-      Option.match(url, {
-        onNone: () => MemoryRateLimiterStore.layer,
-        onSome: redisStore
-      })
-    )
-  )
+/** The counters in the Redis at `url` when there is one, else in this process's memory. */
+export const rateLimitStoreLayer = (
+  url: Option.Option<Redacted.Redacted<URL>>
+): Layer.Layer<RateLimiter.RateLimiterStore> =>
+  Option.match(url, {
+    onNone: () => MemoryRateLimiterStore.layer,
+    onSome: (url) => redisStore(Redacted.value(url))
+  })

@@ -3,20 +3,7 @@
  * for custom domains (HTTP and HTTPS), the metrics' listener when configured, then the API's HTTP
  * server, which opens its port last.
  */
-import {
-  AdapterConfig,
-  BootstrapKeyConfig,
-  CertificateDelayConfig,
-  EdgeConfig,
-  LimitsConfig,
-  MetricsConfig,
-  PlatformConfig,
-  RateLimitConfig,
-  ServerConfig,
-  StorageConfig,
-  VerifyCooldownConfig,
-  WebhookConfig
-} from "@petstore/app-config"
+import type { ApiSettings } from "@petstore/app-config"
 import {
   CertificateDelay,
   type CustomDomainRepository,
@@ -88,68 +75,55 @@ const IdempotencyPurgeLive = Layer.effectDiscard(Effect.forkScoped(runIdempotenc
  */
 const EventsPurgeLive = Layer.effectDiscard(Effect.forkScoped(runEventsPurge()))
 
-export const ServerLive = Layer.unwrap(
-  Effect.gen(function* () {
-    const server = yield* ServerConfig
-    const storage = yield* StorageConfig
-    const edge = yield* EdgeConfig
-    const metrics = yield* MetricsConfig
-    // Read with the rest of the configuration: a bad key stops the process before storage is opened.
-    const bootstrapKey = yield* BootstrapKeyConfig
-    const adapters = yield* AdapterConfig
-    const platform = yield* PlatformConfig
-    const certificateDelay = yield* CertificateDelayConfig
-    const verifyCooldown = yield* VerifyCooldownConfig
-    const webhooks = yield* WebhookConfig
-    const limits = yield* LimitsConfig
-    const rateLimits = yield* RateLimitConfig
-    // The edge is a second front door: when its ports are taken, the API keeps serving (logged loudly).
-    const edgeLive = Layer.effectDiscard(
-      Effect.flatMap(EdgeServer.EdgeAddresses, ({ http, https }) =>
-        Effect.logInfo(
-          `edge serving custom domains on http://${http.host}:${http.port} and https://${https.host}:${https.port}`
-        )
-      )
-    ).pipe(
-      Layer.provide(EdgeServer.layer({ host: server.host, ...edge })),
-      Layer.catch((error) =>
-        Layer.effectDiscard(Effect.logError(`the edge is not serving custom domains: ${error.message}`))
+/** The server as `config` (the API's configuration, decoded by the process before anything opens) says. */
+export const serverLayer = (config: ApiSettings) => {
+  const { server, storage, adapters, webhooks } = config
+  // The edge is a second front door: when its ports are taken, the API keeps serving (logged loudly).
+  const edgeLive = Layer.effectDiscard(
+    Effect.flatMap(EdgeServer.EdgeAddresses, ({ http, https }) =>
+      Effect.logInfo(
+        `edge serving custom domains on http://${http.host}:${http.port} and https://${https.host}:${https.port}`
       )
     )
-    const announce = Layer.effectDiscard(
-      Effect.flatMap(ListeningAddress, ({ host, port }) =>
-        Effect.logInfo(
-          `petstore listening on http://${host}:${port} (storage: ${storage._tag.toLowerCase()})`
-        ).pipe(Effect.andThen(Effect.addFinalizer(() => Effect.logInfo("petstore shutting down"))))
+  ).pipe(
+    Layer.provide(EdgeServer.layer({ host: server.host, ...config.edge })),
+    Layer.catch((error) =>
+      Layer.effectDiscard(Effect.logError(`the edge is not serving custom domains: ${error.message}`))
+    )
+  )
+  const announce = Layer.effectDiscard(
+    Effect.flatMap(ListeningAddress, ({ host, port }) =>
+      Effect.logInfo(
+        `petstore listening on http://${host}:${port} (storage: ${storage._tag.toLowerCase()})`
+      ).pipe(Effect.andThen(Effect.addFinalizer(() => Effect.logInfo("petstore shutting down"))))
+    )
+  )
+  return announce.pipe(
+    Layer.provideMerge(PetstoreHttpServer({ ...server, settings: "PORT, HOST" })),
+    Layer.provide(metricsListenerLayer(config.metrics)),
+    Layer.provide(
+      Layer.mergeAll(
+        PetstoreHttpApiLive,
+        bootstrapKeyLayer(config.bootstrapKey),
+        IdempotencyPurgeLive,
+        EventsPurgeLive,
+        edgeLive,
+        exclusiveStorageCompanions(config)
+      )
+    ),
+    Layer.provide(storageLayer(storage, adapters.secretKey)),
+    Layer.provide(
+      Layer.mergeAll(
+        NodeDnsResolver.layer(adapters.dns),
+        PlatformSettings.layer(config.platform),
+        Layer.succeed(CertificateDelay, config.certificateDelay),
+        Layer.succeed(VerifyCooldown, config.verifyCooldown),
+        Layer.succeed(Limits, config.limits),
+        // The URLs the API accepts are those its deliveries (here or in a worker) may reach.
+        Layer.succeed(WebhookUrlPolicy, { allowPrivate: webhooks.allowPrivate }),
+        RateLimits.layer(config.rateLimits),
+        rateLimitStoreLayer(config.redisUrl)
       )
     )
-    return announce.pipe(
-      Layer.provideMerge(PetstoreHttpServer({ ...server, settings: "PORT, HOST" })),
-      Layer.provide(metricsListenerLayer(metrics)),
-      Layer.provide(
-        Layer.mergeAll(
-          PetstoreHttpApiLive,
-          bootstrapKeyLayer(bootstrapKey),
-          IdempotencyPurgeLive,
-          EventsPurgeLive,
-          edgeLive,
-          exclusiveStorageCompanions(storage, webhooks, adapters.dns, adapters.acme)
-        )
-      ),
-      Layer.provide(storageLayer(storage, adapters.secretKey)),
-      Layer.provide(
-        Layer.mergeAll(
-          NodeDnsResolver.layer(adapters.dns),
-          PlatformSettings.layer(platform),
-          Layer.succeed(CertificateDelay, certificateDelay),
-          Layer.succeed(VerifyCooldown, verifyCooldown),
-          Layer.succeed(Limits, limits),
-          // The URLs the API accepts are those its deliveries (here or in a worker) may reach.
-          Layer.succeed(WebhookUrlPolicy, { allowPrivate: webhooks.allowPrivate }),
-          RateLimits.layer(rateLimits),
-          rateLimitStoreLayer
-        )
-      )
-    )
-  })
-)
+  )
+}
