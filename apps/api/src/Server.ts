@@ -20,12 +20,11 @@ import {
   PetstoreHttpServer,
   WebhookUrlPolicy
 } from "@petstore/http"
+import { runEventsPurge, runIdempotencyPurge } from "@petstore/jobs"
 import { applyOperatorApiKey, defaultAccountName, RateLimits } from "@petstore/kernel"
 import type { ListenError } from "@petstore/node-listener"
 import { MetricsListener } from "@petstore/telemetry"
 import { Effect, Layer, Option, Redacted } from "effect"
-import { runEventsPurge } from "./EventsPurgeLoop.js"
-import { runIdempotencyPurge } from "./IdempotencyPurgeLoop.js"
 import { rateLimitStoreLayer } from "./RateLimitStore.js"
 import { exclusiveStorageCompanions, storageLayer } from "./Storage.js"
 

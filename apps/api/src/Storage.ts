@@ -8,6 +8,7 @@ import { AdminEndpointFile, ApiKeyAdminClient } from "@petstore/api-key-admin-cl
 import type { ApiSettings, CustomDomainCheckSettings, StorageChoice } from "@petstore/app-config"
 import { NodeDnsResolver } from "@petstore/dns"
 import { LocalApiKeyAdmin } from "@petstore/http"
+import { runCustomDomainChecks } from "@petstore/jobs"
 import { ApiKeyRepository, type StorageError } from "@petstore/kernel"
 import { MemoryStore } from "@petstore/store-memory"
 import {
@@ -18,7 +19,6 @@ import {
   PrivateKeySecret
 } from "@petstore/store-pg"
 import { NodeWebhookSender } from "@petstore/webhooks"
-import { runCustomDomainChecks } from "@petstore/worker-app/CustomDomainCheckLoop"
 import { Effect, Layer, Option, type Redacted } from "effect"
 
 /**

@@ -10,11 +10,11 @@ import * as CertificateAuthority from "@petstore/acme/CertificateAuthority"
 import { WorkerConfig, type WorkerSettings } from "@petstore/app-config"
 import { CertificateDelay, PlatformSettings } from "@petstore/custom-domains"
 import { NodeDnsResolver } from "@petstore/dns"
+import { runCustomDomainChecks } from "@petstore/jobs"
 import { PgStore, PrivateKeySecret } from "@petstore/store-pg"
 import { JsonLogger, MetricsListener, Tracing, WorkerMetrics } from "@petstore/telemetry"
 import { NodeWebhookSender } from "@petstore/webhooks"
 import { Cause, Effect, Exit, Layer, Option, References } from "effect"
-import { runCustomDomainChecks } from "./CustomDomainCheckLoop.js"
 
 /** Unique per process, readable in the database when a lease needs explaining. */
 const holder = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`

@@ -1,5 +1,5 @@
 /**
- * The worker's loop around one round of work (custom-domain checks, claim rechecks, webhook
+ * The loops around one round of work (custom-domain checks, claim rechecks, webhook
  * deliveries): when the next round runs, what a failed round does and how it is logged, and how
  * delivery rounds are shaped.
  */

@@ -1,5 +1,5 @@
 /**
- * The worker's loop: rounds of custom-domain checks (`checkDueCustomDomains`) and, beside them, rounds
+ * The worker's loops: rounds of custom-domain checks (`checkDueCustomDomains`) and, beside them, rounds
  * of the daily rechecks of proved claims (`checkDueClaims`) and webhook deliveries, each on its own
  * (`claimDueDeliveries`, `deliverClaimed`), for the life of the process, shaped by the options the
  * app reads (`CustomDomainCheckConfig` in apps/config). The API runs the same loop in its own process
