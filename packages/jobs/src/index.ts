@@ -5,6 +5,8 @@
  * API's). They take their options as plain values; the apps read them from their configuration.
  */
 export * from "./CustomDomainCheckLoop.js"
+export * from "./DeliveryLoop.js"
 export * from "./EventsPurgeLoop.js"
 export * from "./IdempotencyPurgeLoop.js"
 export * from "./PurgeLoop.js"
+export * from "./RoundLoop.js"

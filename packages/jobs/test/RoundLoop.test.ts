@@ -1,17 +1,12 @@
 /**
- * The loops around one round of work (custom-domain checks, claim rechecks, webhook
- * deliveries): when the next round runs, what a failed round does and how it is logged, and how
- * delivery rounds are shaped.
+ * The loop around one round of work (custom-domain checks, claim rechecks): when the next round runs,
+ * and what a failed round does and how it is logged.
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { DueCheckRound } from "@petstore/custom-domains"
-import { Duration, Effect, Fiber, Logger, Queue, Ref, References } from "effect"
+import { Effect, Fiber, Logger, Queue, Ref, References } from "effect"
 import { TestClock } from "effect/testing"
-import {
-  type CustomDomainCheckLoopOptions,
-  deliveryRoundOptions,
-  repeatRounds
-} from "../src/CustomDomainCheckLoop.js"
+import { repeatRounds } from "../src/RoundLoop.js"
 
 const full: DueCheckRound = { claimed: 10, completed: 10, abandoned: 0 }
 const short: DueCheckRound = { claimed: 3, completed: 3, abandoned: 0 }
@@ -122,40 +117,4 @@ describe("repeatRounds' logs", () => {
       ])
     })
   )
-})
-
-describe("deliveryRoundOptions", () => {
-  const knobs: CustomDomainCheckLoopOptions = {
-    holder: "w1",
-    concurrency: 16,
-    batchSize: 100,
-    lease: "60 seconds",
-    pollInterval: "1 second",
-    retryBase: "5 seconds",
-    disableAfter: "72 hours",
-    deliveriesInFlight: 256,
-    sendTimeout: "10 seconds"
-  }
-  const shaped = (overrides: Partial<CustomDomainCheckLoopOptions>) => {
-    const options = deliveryRoundOptions({ ...knobs, ...overrides })
-    return { ...options, lease: Duration.toMillis(options.lease) }
-  }
-
-  it("keeps the webhooks' own knobs: as many in flight as PETSTORE_WEBHOOK_CONCURRENCY, not the checks'", () => {
-    expect(shaped({})).toStrictEqual({
-      holder: "w1",
-      inFlight: 256,
-      lease: 60_000,
-      retryBase: "5 seconds",
-      disableAfter: "72 hours"
-    })
-    expect(shaped({ deliveriesInFlight: 3, concurrency: 1, batchSize: 1 }).inFlight).toBe(3)
-  })
-
-  it("leases a delivery for two send timeouts at least, whatever shorter lease the domain checks use", () => {
-    expect(shaped({ lease: "5 seconds" }).lease).toBe(20_000)
-    expect(shaped({ lease: "20 seconds" }).lease).toBe(20_000)
-    expect(shaped({ lease: "21 seconds" }).lease).toBe(21_000)
-    expect(shaped({ lease: "1 second", sendTimeout: "2 seconds" }).lease).toBe(4_000)
-  })
 })
