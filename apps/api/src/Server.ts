@@ -1,7 +1,7 @@
 /**
  * The API server as one layer: storage (migrated), the operator's bootstrap key, the serving edge
- * for custom domains (HTTP and HTTPS), the metrics' listener when configured, then the API's HTTP
- * server, which opens its port last.
+ * for custom domains (HTTP and HTTPS), the metrics' listener when configured, the store of the
+ * rate-limit counters (memory or Redis), then the API's HTTP server, which opens its port last.
  */
 import type { ApiSettings } from "@petstore/app-config"
 import {
@@ -23,9 +23,10 @@ import {
 import { runEventsPurge, runIdempotencyPurge } from "@petstore/jobs"
 import { applyOperatorApiKey, defaultAccountName, RateLimits } from "@petstore/kernel"
 import type { ListenError } from "@petstore/node-listener"
+import { MemoryRateLimiterStore } from "@petstore/store-memory"
+import { RedisRateLimiterStore } from "@petstore/store-redis"
 import { MetricsListener } from "@petstore/telemetry"
 import { Effect, Layer, Option, Redacted } from "effect"
-import { rateLimitStoreLayer } from "./RateLimitStore.js"
 import { exclusiveStorageCompanions, storageLayer } from "./Storage.js"
 
 /** The operator's key is the one key of the `default` account: removing the variable revokes it. */
@@ -63,6 +64,16 @@ const metricsListenerLayer = (
           Effect.logInfo(`petstore metrics on ${MetricsListener.url(address)}`)
         )
       )
+  })
+
+/**
+ * Where the rate-limit counters live: in the Redis `REDIS_URL` names, so that every replica draws from
+ * the same buckets, else in this process's memory.
+ */
+const rateLimitStoreLayer = (redisUrl: ApiSettings["redisUrl"]) =>
+  Option.match(redisUrl, {
+    onNone: () => MemoryRateLimiterStore.layer,
+    onSome: (url) => RedisRateLimiterStore.layer({ url })
   })
 
 /** Every server forgets expired idempotency keys; replicas' purges skip the rows another is deleting. */

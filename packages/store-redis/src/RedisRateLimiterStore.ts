@@ -1,16 +1,20 @@
 /**
- * Where rate-limit counters live: in Redis when `REDIS_URL` names one (read in apps/config), so every
- * replica draws from the same buckets, and in this process's memory otherwise (counters that hold
- * nothing any more are swept). The Redis client fails fast instead of queueing while disconnected, so a Redis outage
- * costs a request at most `commandTimeout`, after which the limiter lets it through, and it
- * reconnects by itself.
+ * Rate-limit counters (`effect/persistence` RateLimiter's `RateLimiterStore`) in Redis, so that every
+ * replica of a service draws from the same buckets. The Redis client fails fast instead of queueing
+ * while disconnected, so a Redis outage costs a request at most `commandTimeout`, after which the
+ * limiter lets it through, and it reconnects by itself.
  */
-import { MemoryRateLimiterStore } from "@petstore/store-memory"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { RateLimiter } from "effect/persistence"
+import type { RedisOptions } from "ioredis"
+
+export interface Options {
+  /** `redis://[user:password@]host[:port][/db]` or `rediss://`: redacted, since it may hold a password. */
+  readonly url: Redacted.Redacted<URL>
+}
 
 /** ioredis options from a `redis://[user:password@]host[:port][/db]` (or `rediss://`) URL. */
-const redisOptions = (url: URL) => ({
+export const redisOptions = (url: URL): RedisOptions => ({
   host: url.hostname,
   port: url.port === "" ? 6379 : Number(url.port),
   ...(url.username === "" ? {} : { username: decodeURIComponent(url.username) }),
@@ -26,29 +30,20 @@ const redisOptions = (url: URL) => ({
 })
 
 /** Where this service's counters live in a Redis it may share with others. */
-const keyPrefix = "petstore:ratelimit:"
+export const keyPrefix = "petstore:ratelimit:"
 
 /**
  * The Redis store. Its client is closed at shutdown without failing it: closing a client that lost
  * its Redis fails, and a service stopping while Redis is down must still exit cleanly.
  */
-const redisStore = (url: URL): Layer.Layer<RateLimiter.RateLimiterStore> =>
+export const layer = (options: Options): Layer.Layer<RateLimiter.RateLimiterStore> =>
   Layer.unwrap(
     // The Redis client (ioredis) is loaded only by a service that uses Redis: start-up does not pay for it.
     Effect.map(
       Effect.promise(() => import("./IoRedis.js")),
       (IoRedis) =>
         RateLimiter.layerStoreRedis({ prefix: keyPrefix }).pipe(
-          Layer.provide(IoRedis.layer(redisOptions(url)))
+          Layer.provide(IoRedis.layer(redisOptions(Redacted.value(options.url))))
         )
     )
   )
-
-/** The counters in the Redis at `url` when there is one, else in this process's memory. */
-export const rateLimitStoreLayer = (
-  url: Option.Option<Redacted.Redacted<URL>>
-): Layer.Layer<RateLimiter.RateLimiterStore> =>
-  Option.match(url, {
-    onNone: () => MemoryRateLimiterStore.layer,
-    onSome: (url) => redisStore(Redacted.value(url))
-  })
