@@ -9,7 +9,8 @@
 /** The three domain packages: every rule, no I/O. */
 const domain = "kernel|catalogue|custom-domains"
 /** The adapters: one technology each, behind a domain port or the HTTP contract. */
-const adapters = "http|edge|dns|acme|webhooks|store-pg|store-memory|telemetry|api-key-admin-client"
+const adapters =
+  "http|edge|dns|acme|webhooks|store-pg|store-memory|store-redis|telemetry|api-key-admin-client"
 /** Shared infrastructure any adapter or app may use; it knows nothing of the domain. */
 const infrastructure = "node-listener|thrown"
 

@@ -3,17 +3,17 @@
  * gracefully (stops accepting, lets in-flight requests finish, closes storage).
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { OtlpEndpointConfig } from "@petstore/app-config"
+import { ApiConfig } from "@petstore/app-config"
 import { JsonLogger, Tracing } from "@petstore/telemetry"
-import { Cause, Config, Effect, Layer, References } from "effect"
-import { LogLevelConfig } from "./AppConfig.js"
+import { Cause, Effect, Layer, References } from "effect"
 import { describeFailure, teardown } from "./Failure.js"
-import { ServerLive } from "./Server.js"
+import { serverLayer } from "./Server.js"
 
-const main = Effect.flatMap(Config.all([LogLevelConfig, OtlpEndpointConfig]), ([level, endpoint]) =>
-  Layer.launch(ServerLive).pipe(
-    Effect.provideService(References.MinimumLogLevel, level),
-    Tracing.withTracing({ serviceName: "petstore-api", endpoint })
+/** The configuration is read whole first: a bad value stops the process before anything is opened. */
+const main = Effect.flatMap(ApiConfig, (config) =>
+  Layer.launch(serverLayer(config)).pipe(
+    Effect.provideService(References.MinimumLogLevel, config.logLevel),
+    Tracing.withTracing({ serviceName: "petstore-api", endpoint: config.otlpEndpoint })
   )
 ).pipe(
   Effect.tapCause((cause) =>

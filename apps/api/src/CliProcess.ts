@@ -6,7 +6,7 @@
 
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
-import { SecretKeyConfig } from "@petstore/app-config"
+import { KeyStorageConfig, LogLevelConfig } from "@petstore/app-config"
 import {
   AccountName,
   ApiKeyId,
@@ -16,9 +16,8 @@ import {
   revokeApiKey
 } from "@petstore/kernel"
 import { JsonLogger } from "@petstore/telemetry"
-import { Cause, Config, Console, Effect, Layer, Option, References, Schema } from "effect"
+import { Cause, Console, Effect, Layer, Option, References, Schema } from "effect"
 import { Argument, CliError, Command, Flag } from "effect/cli"
-import { LogLevelConfig, StorageConfig } from "./AppConfig.js"
 import { describeFailure, teardown } from "./Failure.js"
 import { apiKeyStorageLayer } from "./Storage.js"
 
@@ -80,9 +79,7 @@ const revoke = Command.make("revoke", { id }, ({ id }) =>
 
 /** The key storage is opened only by a command that runs: usage errors and `--help` touch nothing. */
 const StorageLive = Layer.unwrap(
-  Effect.map(Config.all([StorageConfig, SecretKeyConfig]), ([storage, secretKey]) =>
-    apiKeyStorageLayer(storage, secretKey)
-  )
+  Effect.map(KeyStorageConfig, ({ secretKey, storage }) => apiKeyStorageLayer(storage, secretKey))
 )
 
 const keys = Command.make("keys").pipe(

@@ -1,19 +1,13 @@
 /**
  * The API server as one layer: storage (migrated), the operator's bootstrap key, the serving edge
- * for custom domains (HTTP and HTTPS), the metrics' listener when configured, then the API's HTTP
- * server, which opens its port last.
+ * for custom domains (HTTP and HTTPS), the metrics' listener when configured, the store of the
+ * rate-limit counters (memory or Redis), then the API's HTTP server, which opens its port last.
  */
-import {
-  AdapterConfig,
-  CertificateDelayConfig,
-  LimitsConfig,
-  PlatformConfig,
-  VerifyCooldownConfig,
-  WebhookConfig
-} from "@petstore/app-config"
+import type { ApiSettings } from "@petstore/app-config"
 import { CertificateDelay } from "@petstore/certificates"
-import { NodeDnsResolver } from "@petstore/dns"
 import { type CustomDomainRepository, PlatformSettings, VerifyCooldown } from "@petstore/domains"
+import { applyOperatorApiKey, defaultAccountName, Limits, RateLimits } from "@petstore/kernel"
+import { NodeDnsResolver } from "@petstore/dns"
 import { EdgeServer } from "@petstore/edge"
 import {
   HttpMetrics,
@@ -22,21 +16,12 @@ import {
   PetstoreHttpServer,
   WebhookUrlPolicy
 } from "@petstore/http"
-import { applyOperatorApiKey, defaultAccountName, Limits, RateLimits } from "@petstore/kernel"
+import { runEventsPurge, runIdempotencyPurge } from "@petstore/jobs"
 import type { ListenError } from "@petstore/node-listener"
+import { MemoryRateLimiterStore } from "@petstore/store-memory"
+import { RedisRateLimiterStore } from "@petstore/store-redis"
 import { MetricsListener } from "@petstore/telemetry"
 import { Effect, Layer, Option, Redacted } from "effect"
-import {
-  BootstrapKeyConfig,
-  EdgeConfig,
-  MetricsConfig,
-  RateLimitConfig,
-  ServerConfig,
-  StorageConfig
-} from "./AppConfig.js"
-import { runEventsPurge } from "./EventsPurgeLoop.js"
-import { runIdempotencyPurge } from "./IdempotencyPurgeLoop.js"
-import { rateLimitStoreLayer } from "./RateLimitStore.js"
 import { exclusiveStorageCompanions, storageLayer } from "./Storage.js"
 
 /** The operator's key is the one key of the `default` account: removing the variable revokes it. */
@@ -76,6 +61,16 @@ const metricsListenerLayer = (
       )
   })
 
+/**
+ * Where the rate-limit counters live: in the Redis `REDIS_URL` names, so that every replica draws from
+ * the same buckets, else in this process's memory.
+ */
+const rateLimitStoreLayer = (redisUrl: ApiSettings["redisUrl"]) =>
+  Option.match(redisUrl, {
+    onNone: () => MemoryRateLimiterStore.layer,
+    onSome: (url) => RedisRateLimiterStore.layer({ url })
+  })
+
 /** Every server forgets expired idempotency keys; replicas' purges skip the rows another is deleting. */
 const IdempotencyPurgeLive = Layer.effectDiscard(Effect.forkScoped(runIdempotencyPurge()))
 
@@ -85,68 +80,55 @@ const IdempotencyPurgeLive = Layer.effectDiscard(Effect.forkScoped(runIdempotenc
  */
 const EventsPurgeLive = Layer.effectDiscard(Effect.forkScoped(runEventsPurge()))
 
-export const ServerLive = Layer.unwrap(
-  Effect.gen(function* () {
-    const server = yield* ServerConfig
-    const storage = yield* StorageConfig
-    const edge = yield* EdgeConfig
-    const metrics = yield* MetricsConfig
-    // Read with the rest of the configuration: a bad key stops the process before storage is opened.
-    const bootstrapKey = yield* BootstrapKeyConfig
-    const adapters = yield* AdapterConfig
-    const platform = yield* PlatformConfig
-    const certificateDelay = yield* CertificateDelayConfig
-    const verifyCooldown = yield* VerifyCooldownConfig
-    const webhooks = yield* WebhookConfig
-    const limits = yield* LimitsConfig
-    const rateLimits = yield* RateLimitConfig
-    // The edge is a second front door: when its ports are taken, the API keeps serving (logged loudly).
-    const edgeLive = Layer.effectDiscard(
-      Effect.flatMap(EdgeServer.EdgeAddresses, ({ http, https }) =>
-        Effect.logInfo(
-          `edge serving custom domains on http://${http.host}:${http.port} and https://${https.host}:${https.port}`
-        )
-      )
-    ).pipe(
-      Layer.provide(EdgeServer.layer({ host: server.host, ...edge })),
-      Layer.catch((error) =>
-        Layer.effectDiscard(Effect.logError(`the edge is not serving custom domains: ${error.message}`))
+/** The server as `config` (the API's configuration, decoded by the process before anything opens) says. */
+export const serverLayer = (config: ApiSettings) => {
+  const { server, storage, adapters, webhooks } = config
+  // The edge is a second front door: when its ports are taken, the API keeps serving (logged loudly).
+  const edgeLive = Layer.effectDiscard(
+    Effect.flatMap(EdgeServer.EdgeAddresses, ({ http, https }) =>
+      Effect.logInfo(
+        `edge serving custom domains on http://${http.host}:${http.port} and https://${https.host}:${https.port}`
       )
     )
-    const announce = Layer.effectDiscard(
-      Effect.flatMap(ListeningAddress, ({ host, port }) =>
-        Effect.logInfo(
-          `petstore listening on http://${host}:${port} (storage: ${storage._tag.toLowerCase()})`
-        ).pipe(Effect.andThen(Effect.addFinalizer(() => Effect.logInfo("petstore shutting down"))))
+  ).pipe(
+    Layer.provide(EdgeServer.layer({ host: server.host, ...config.edge })),
+    Layer.catch((error) =>
+      Layer.effectDiscard(Effect.logError(`the edge is not serving custom domains: ${error.message}`))
+    )
+  )
+  const announce = Layer.effectDiscard(
+    Effect.flatMap(ListeningAddress, ({ host, port }) =>
+      Effect.logInfo(
+        `petstore listening on http://${host}:${port} (storage: ${storage._tag.toLowerCase()})`
+      ).pipe(Effect.andThen(Effect.addFinalizer(() => Effect.logInfo("petstore shutting down"))))
+    )
+  )
+  return announce.pipe(
+    Layer.provideMerge(PetstoreHttpServer({ ...server, settings: "PORT, HOST" })),
+    Layer.provide(metricsListenerLayer(config.metrics)),
+    Layer.provide(
+      Layer.mergeAll(
+        PetstoreHttpApiLive,
+        bootstrapKeyLayer(config.bootstrapKey),
+        IdempotencyPurgeLive,
+        EventsPurgeLive,
+        edgeLive,
+        exclusiveStorageCompanions(config)
+      )
+    ),
+    Layer.provide(storageLayer(storage, adapters.secretKey)),
+    Layer.provide(
+      Layer.mergeAll(
+        NodeDnsResolver.layer(adapters.dns),
+        PlatformSettings.layer(config.platform),
+        Layer.succeed(CertificateDelay, config.certificateDelay),
+        Layer.succeed(VerifyCooldown, config.verifyCooldown),
+        Layer.succeed(Limits, config.limits),
+        // The URLs the API accepts are those its deliveries (here or in a worker) may reach.
+        Layer.succeed(WebhookUrlPolicy, { allowPrivate: webhooks.allowPrivate }),
+        RateLimits.layer(config.rateLimits),
+        rateLimitStoreLayer(config.redisUrl)
       )
     )
-    return announce.pipe(
-      Layer.provideMerge(PetstoreHttpServer({ ...server, settings: "PORT, HOST" })),
-      Layer.provide(metricsListenerLayer(metrics)),
-      Layer.provide(
-        Layer.mergeAll(
-          PetstoreHttpApiLive,
-          bootstrapKeyLayer(bootstrapKey),
-          IdempotencyPurgeLive,
-          EventsPurgeLive,
-          edgeLive,
-          exclusiveStorageCompanions(storage, webhooks, adapters.dns, adapters.acme)
-        )
-      ),
-      Layer.provide(storageLayer(storage, adapters.secretKey)),
-      Layer.provide(
-        Layer.mergeAll(
-          NodeDnsResolver.layer(adapters.dns),
-          PlatformSettings.layer(platform),
-          Layer.succeed(CertificateDelay, certificateDelay),
-          Layer.succeed(VerifyCooldown, verifyCooldown),
-          Layer.succeed(Limits, limits),
-          // The URLs the API accepts are those its deliveries (here or in a worker) may reach.
-          Layer.succeed(WebhookUrlPolicy, { allowPrivate: webhooks.allowPrivate }),
-          RateLimits.layer(rateLimits),
-          rateLimitStoreLayer
-        )
-      )
-    )
-  })
-)
+  )
+}

@@ -5,9 +5,10 @@
 
 import * as CertificateAuthority from "@petstore/acme/CertificateAuthority"
 import { AdminEndpointFile, ApiKeyAdminClient } from "@petstore/api-key-admin-client"
-import type { WebhookOptions } from "@petstore/app-config"
+import type { ApiSettings, CustomDomainCheckSettings, StorageChoice } from "@petstore/app-config"
 import { NodeDnsResolver } from "@petstore/dns"
 import { LocalApiKeyAdmin } from "@petstore/http"
+import { runCustomDomainChecks } from "@petstore/jobs"
 import { ApiKeyRepository, type StorageError } from "@petstore/kernel"
 import { MemoryStore } from "@petstore/store-memory"
 import {
@@ -18,9 +19,7 @@ import {
   PrivateKeySecret
 } from "@petstore/store-pg"
 import { NodeWebhookSender } from "@petstore/webhook-sender"
-import { CustomDomainCheckConfig, runCustomDomainChecks } from "@petstore/worker-app/CustomDomainCheckLoop"
 import { Effect, Layer, Option, type Redacted } from "effect"
-import type { StorageChoice } from "./AppConfig.js"
 
 /**
  * `secretKey` encrypts the certificates' private keys and the webhooks' secrets; none: a secret
@@ -106,32 +105,38 @@ export const apiKeyStorageLayer = (
 /**
  * What a server must run beside storage only it can open (embedded, memory): the key administration
  * for the CLI, and the domain, certificate, claim and webhook work a separate worker process would
- * otherwise run, delivering as `webhooks` allows.
+ * otherwise run, shaped by the worker's knobs (`inProcessChecks`, read for such storage) and
+ * delivering as the webhook settings allow.
  */
-export const exclusiveStorageCompanions = (
-  choice: StorageChoice,
-  webhooks: WebhookOptions,
-  dns: NodeDnsResolver.Options,
-  acme?: CertificateAuthority.AcmeAccount
-) =>
-  choice._tag === "Postgres"
+export const exclusiveStorageCompanions = ({ adapters, inProcessChecks, storage, webhooks }: ApiSettings) =>
+  storage._tag === "Postgres"
     ? Layer.empty
     : Layer.mergeAll(
-        choice._tag === "Embedded" ? LocalApiKeyAdmin.layer({ directory: choice.dataDir }) : Layer.empty,
-        InProcessDomainChecks.pipe(
-          Layer.provide(certificateIssuerLayer(choice, acme)),
-          Layer.provide(
-            // A c-ares channel of its own: a receiver's slow name server holds no domain check.
-            NodeWebhookSender.layer({
-              allowPrivate: webhooks.allowPrivate,
-              timeout: NodeWebhookSender.defaultTimeout
-            }).pipe(Layer.provide(NodeDnsResolver.layer(dns)))
-          )
-        )
+        storage._tag === "Embedded" ? LocalApiKeyAdmin.layer({ directory: storage.dataDir }) : Layer.empty,
+        Option.match(inProcessChecks, {
+          onNone: () => Layer.empty,
+          onSome: (checks) =>
+            inProcessDomainChecks(checks).pipe(
+              Layer.provide(certificateIssuerLayer(storage, adapters.acme)),
+              Layer.provide(
+                // A c-ares channel of its own: a receiver's slow name server holds no domain check.
+                NodeWebhookSender.layer({
+                  allowPrivate: webhooks.allowPrivate,
+                  timeout: NodeWebhookSender.defaultTimeout
+                }).pipe(Layer.provide(NodeDnsResolver.layer(adapters.dns)))
+              )
+            )
+        })
       )
 
-const InProcessDomainChecks = Layer.effectDiscard(
-  Effect.flatMap(CustomDomainCheckConfig(`api:${process.pid}`, NodeWebhookSender.defaultTimeout), (options) =>
-    Effect.forkScoped(runCustomDomainChecks(options))
+/** The worker's loops in this process, holding their leases as `api:<pid>`. */
+const inProcessDomainChecks = (checks: CustomDomainCheckSettings) =>
+  Layer.effectDiscard(
+    Effect.forkScoped(
+      runCustomDomainChecks({
+        ...checks,
+        holder: `api:${process.pid}`,
+        sendTimeout: NodeWebhookSender.defaultTimeout
+      })
+    )
   )
-)

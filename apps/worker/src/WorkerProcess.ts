@@ -7,91 +7,75 @@
 import { hostname } from "node:os"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as CertificateAuthority from "@petstore/acme/CertificateAuthority"
-import {
-  AdapterConfig,
-  CertificateDelayConfig,
-  DnsConfig,
-  OtlpEndpointConfig,
-  PlatformConfig,
-  WebhookConfig
-} from "@petstore/app-config"
+import { WorkerConfig, type WorkerSettings } from "@petstore/app-config"
 import { CertificateDelay } from "@petstore/certificates"
-import { NodeDnsResolver } from "@petstore/dns"
 import { PlatformSettings } from "@petstore/domains"
+import { NodeDnsResolver } from "@petstore/dns"
+import { runCustomDomainChecks } from "@petstore/jobs"
 import { PgStore, PrivateKeySecret } from "@petstore/store-pg"
 import { JsonLogger, MetricsListener, Tracing, WorkerMetrics } from "@petstore/telemetry"
 import { NodeWebhookSender } from "@petstore/webhook-sender"
-import { Cause, Config, Effect, Exit, Layer, Option, References } from "effect"
-import { CustomDomainCheckConfig, runCustomDomainChecks } from "./CustomDomainCheckLoop.js"
-import { MetricsConfig } from "./MetricsConfig.js"
+import { Cause, Effect, Exit, Layer, Option, References } from "effect"
 
 /** Unique per process, readable in the database when a lease needs explaining. */
 const holder = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`
 
-/** The data directory keeps what is not in the database: the generated secret, the CA's files. */
-const DataDirConfig = Config.String("PETSTORE_DATA_DIR").pipe(Config.withDefault("./.data"))
-
-/** Storage, the certificate authority and the DNS resolver, as configured. */
-const AdaptersLive = Layer.unwrap(
-  Effect.map(
-    Config.all([Config.Redacted("DATABASE_URL"), DataDirConfig, AdapterConfig]),
-    ([url, dataDir, { dns, acme, secretKey }]) => {
-      const storage = PgStore.migratedLayer(
-        PgStore.clientLayer({ url }),
-        PrivateKeySecret.cipherLayer({ directory: dataDir, secret: secretKey })
-      )
-      return Layer.mergeAll(
-        storage,
-        CertificateAuthority.issuerLayer({ dataDirectory: dataDir, acme }).pipe(Layer.provide(storage)),
-        NodeDnsResolver.layer(dns)
-      )
-    }
+/**
+ * Storage, the certificate authority and the DNS resolver, as configured. The data directory keeps
+ * what is not in the database: the generated secret, the CA's files.
+ */
+const adaptersLayer = ({ adapters: { acme, dns, secretKey }, storage: { dataDir, url } }: WorkerSettings) => {
+  const storage = PgStore.migratedLayer(
+    PgStore.clientLayer({ url }),
+    PrivateKeySecret.cipherLayer({ directory: dataDir, secret: secretKey })
   )
-)
-
-const PlatformSettingsLive = Layer.unwrap(Effect.map(PlatformConfig, PlatformSettings.layer))
-
-/** How long a certificate may take before it is `delayed` (`PETSTORE_CERTIFICATE_DELAY_AFTER`). */
-const CertificateDelayLive = Layer.unwrap(
-  Effect.map(CertificateDelayConfig, (delay) => Layer.succeed(CertificateDelay, delay))
-)
+  return Layer.mergeAll(
+    storage,
+    CertificateAuthority.issuerLayer({ dataDirectory: dataDir, acme }).pipe(Layer.provide(storage)),
+    NodeDnsResolver.layer(dns)
+  )
+}
 
 /**
  * Deliveries as the operator allows them (`PETSTORE_WEBHOOK_ALLOW_PRIVATE`), each bounded by the
  * contract's timeout, which the loop's delivery leases outlast. Names are resolved on a c-ares channel
  * of their own, on the DNS checks' servers and timeouts: a receiver's slow name server holds no check.
  */
-const WebhookSenderLive = Layer.unwrap(
-  Effect.map(Config.all([WebhookConfig, DnsConfig]), ([{ allowPrivate }, dns]) =>
-    NodeWebhookSender.layer({ allowPrivate, timeout: NodeWebhookSender.defaultTimeout }).pipe(
-      Layer.provide(NodeDnsResolver.layer(dns))
+const webhookSenderLayer = ({ adapters: { dns }, webhooks: { allowPrivate } }: WorkerSettings) =>
+  NodeWebhookSender.layer({ allowPrivate, timeout: NodeWebhookSender.defaultTimeout }).pipe(
+    Layer.provide(NodeDnsResolver.layer(dns))
+  )
+
+/** The worker as `config` (read whole before anything is opened) says, until interrupted. */
+const work = (config: WorkerSettings) =>
+  Effect.gen(function* () {
+    const metrics = WorkerMetrics.make()
+    if (Option.isSome(config.metrics)) {
+      const address = yield* MetricsListener.serve(config.metrics.value, metrics.render)
+      yield* Effect.logInfo(`worker metrics on ${MetricsListener.url(address)}`)
+    }
+    yield* Effect.logInfo(
+      `petstore worker ${holder} checking domains, certificates and claims and delivering webhooks (concurrency ${config.checks.concurrency})`
+    )
+    const options = { ...config.checks, holder, sendTimeout: NodeWebhookSender.defaultTimeout }
+    return yield* runCustomDomainChecks({ ...options, onRound: metrics.recordRound }).pipe(
+      Effect.onInterrupt(() =>
+        Effect.logInfo(`petstore worker ${holder} stopping; its leases are given back`)
+      ),
+      Effect.provideService(References.MinimumLogLevel, config.logLevel),
+      Tracing.withTracing({ serviceName: "petstore-worker", endpoint: config.otlpEndpoint })
+    )
+  }).pipe(
+    Effect.scoped,
+    Effect.provide(Layer.merge(adaptersLayer(config), PlatformSettings.layer(config.platform))),
+    Effect.provide(
+      Layer.merge(Layer.succeed(CertificateDelay, config.certificateDelay), webhookSenderLayer(config))
     )
   )
-)
 
-const main = Effect.gen(function* () {
-  const options = yield* CustomDomainCheckConfig(holder, NodeWebhookSender.defaultTimeout)
-  const level = yield* Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info"))
-  const endpoint = yield* OtlpEndpointConfig
-  const metrics = WorkerMetrics.make()
-  const listener = yield* MetricsConfig
-  if (Option.isSome(listener)) {
-    const address = yield* MetricsListener.serve(listener.value, metrics.render)
-    yield* Effect.logInfo(`worker metrics on ${MetricsListener.url(address)}`)
-  }
-  yield* Effect.logInfo(
-    `petstore worker ${holder} checking domains, certificates and claims and delivering webhooks (concurrency ${options.concurrency})`
-  )
-  return yield* runCustomDomainChecks({ ...options, onRound: metrics.recordRound }).pipe(
-    Effect.onInterrupt(() => Effect.logInfo(`petstore worker ${holder} stopping; its leases are given back`)),
-    Effect.provideService(References.MinimumLogLevel, level),
-    Tracing.withTracing({ serviceName: "petstore-worker", endpoint })
-  )
-}).pipe(
-  Effect.scoped,
-  Effect.provide(Layer.merge(AdaptersLive, PlatformSettingsLive)),
-  // Provided outside storage, so read before it: a bad value stops the worker before it connects.
-  Effect.provide(Layer.merge(CertificateDelayLive, WebhookSenderLive)),
+// The configuration is read whole first: a bad value stops the worker before it connects. Its type is
+// stated: inferred, TypeScript gave its requirements as `any` on the build's smaller program.
+const main: Effect.Effect<void, unknown> = Effect.flatMap(WorkerConfig, work).pipe(
   Effect.tapCause((cause) =>
     Cause.hasInterruptsOnly(cause)
       ? Effect.void

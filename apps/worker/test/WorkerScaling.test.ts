@@ -5,11 +5,11 @@
  * worker gives its leases back. Fails (never skips) when the test PostgreSQL is unreachable.
  */
 import { CustomDomainRepository } from "@petstore/domains"
+import { checkRoundsInFlight } from "@petstore/jobs"
 import { LoopbackServer } from "@petstore/testing"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { checkRoundsInFlight } from "../src/CustomDomainCheckLoop.js"
 import { type Delay, type DnsQuery, type DnsServer, startDnsServer } from "./support/DnsServer.js"
 import { cnameTarget, openTestStore, platformDomain, type TestStore, zone } from "./support/TestStore.js"
 import {

@@ -5,14 +5,14 @@
  * on their bodies.
  */
 import { expect } from "@effect/vitest"
-import type { CertificateIssuer } from "@petstore/certificates"
+import { type CertificateIssuer } from "@petstore/certificates"
+import { PlatformSettings } from "@petstore/domains"
 import { NodeDnsResolver } from "@petstore/dns"
 import { Challtestsrv } from "@petstore/dns/testing"
-import { PlatformSettings } from "@petstore/domains"
 import { EdgeServer } from "@petstore/edge"
 import { type RequestOptions, TestServer, TestServerLive, testPlatform } from "@petstore/http/testing"
+import { runCustomDomainChecks } from "@petstore/jobs"
 import { NodeWebhookSender } from "@petstore/webhook-sender"
-import { runCustomDomainChecks } from "@petstore/worker-app/CustomDomainCheckLoop"
 import { Duration, Effect, Layer, Schedule } from "effect"
 import { withAdjustableClock } from "./AdjustableClock.js"
 import { postgresTestStorage } from "./TestStorage.js"

@@ -1,5 +1,5 @@
 /**
- * The API's purge loop around `purgeExpiredEvents`: at start, then every interval, each forgetting
+ * The purge loop around `purgeExpiredEvents`: at start, then every interval, each forgetting
  * what is older than 30 days at its own time, and a failing purge does not stop the next.
  */
 import { describe, expect, it } from "@effect/vitest"

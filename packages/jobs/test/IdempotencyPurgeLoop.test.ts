@@ -1,5 +1,5 @@
 /**
- * The API's purge loop around `purgeExpiredIdempotencyKeys`: at start, then every interval, and a
+ * The purge loop around `purgeExpiredIdempotencyKeys`: at start, then every interval, and a
  * failing purge does not stop the next.
  */
 import { describe, expect, it } from "@effect/vitest"

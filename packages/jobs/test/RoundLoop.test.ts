@@ -1,18 +1,12 @@
 /**
- * The worker's loop around one round of work (custom-domain checks, claim rechecks, webhook
- * deliveries): when the next round runs, what a failed round does and how it is logged, how delivery
- * rounds are shaped, and the `PETSTORE_WORKER_*` knobs (defaults, bounds, messages).
+ * The loop around one round of work (custom-domain checks, claim rechecks): when the next round runs,
+ * and what a failed round does and how it is logged.
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { DueCheckRound } from "@petstore/kernel"
-import { ConfigProvider, Duration, Effect, Fiber, Logger, Queue, Ref, References, Result } from "effect"
+import { Effect, Fiber, Logger, Queue, Ref, References } from "effect"
 import { TestClock } from "effect/testing"
-import {
-  CustomDomainCheckConfig,
-  type CustomDomainCheckLoopOptions,
-  deliveryRoundOptions,
-  repeatRounds
-} from "../src/CustomDomainCheckLoop.js"
+import { repeatRounds } from "../src/RoundLoop.js"
 
 const full: DueCheckRound = { claimed: 10, completed: 10, abandoned: 0 }
 const short: DueCheckRound = { claimed: 3, completed: 3, abandoned: 0 }
@@ -123,98 +117,4 @@ describe("repeatRounds' logs", () => {
       ])
     })
   )
-})
-
-const load = (env: Record<string, string>) =>
-  Effect.result(CustomDomainCheckConfig("w1", "10 seconds")).pipe(
-    Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))
-  )
-
-describe("CustomDomainCheckConfig", () => {
-  it.effect(
-    "defaults to 16 at a time, batches of 100, a 1-second pause, 60-second leases, retries from 5 s",
-    () =>
-      Effect.gen(function* () {
-        const options = Result.getOrThrow(yield* load({}))
-        expect(options).toMatchObject({
-          holder: "w1",
-          concurrency: 16,
-          batchSize: 100,
-          sendTimeout: "10 seconds"
-        })
-        expect(Duration.toMillis(options.pollInterval)).toBe(1_000)
-        expect(Duration.toMillis(options.lease)).toBe(60_000)
-        expect(Duration.toMillis(Duration.fromInputUnsafe(options.retryBase))).toBe(5_000)
-      })
-  )
-
-  it.effect("reads the knobs from the environment", () =>
-    Effect.gen(function* () {
-      const options = Result.getOrThrow(
-        yield* load({
-          PETSTORE_WORKER_CONCURRENCY: "8",
-          PETSTORE_WORKER_BATCH_SIZE: "25",
-          PETSTORE_WORKER_POLL_INTERVAL: "100 millis",
-          PETSTORE_WORKER_LEASE: "5 seconds",
-          PETSTORE_WEBHOOK_RETRY_BASE: "200 millis"
-        })
-      )
-      expect(options).toMatchObject({ concurrency: 8, batchSize: 25 })
-      expect(Duration.toMillis(options.pollInterval)).toBe(100)
-      expect(Duration.toMillis(options.lease)).toBe(5_000)
-      expect(Duration.toMillis(Duration.fromInputUnsafe(options.retryBase))).toBe(200)
-    })
-  )
-
-  it.effect.each<readonly [string, string, string]>([
-    ["PETSTORE_WORKER_CONCURRENCY", "0", "must be an integer from 1 to 1000"],
-    ["PETSTORE_WORKER_CONCURRENCY", "1001", "must be an integer from 1 to 1000"],
-    ["PETSTORE_WORKER_BATCH_SIZE", "10001", "must be an integer from 1 to 10000"],
-    ["PETSTORE_WORKER_BATCH_SIZE", "many", "PETSTORE_WORKER_BATCH_SIZE"],
-    ["PETSTORE_WORKER_LEASE", "soon", "PETSTORE_WORKER_LEASE"],
-    ["PETSTORE_WEBHOOK_RETRY_BASE", "soon", "PETSTORE_WEBHOOK_RETRY_BASE"],
-    ["PETSTORE_WEBHOOK_RETRY_BASE", "2 hours", "must be from 100 millis to 1 hour"]
-  ])("refuses %s=%s, saying %s", ([name, value, message]) =>
-    Effect.gen(function* () {
-      const loaded = yield* load({ [name]: value })
-      expect(Result.isFailure(loaded)).toBe(true)
-      if (Result.isFailure(loaded)) expect(String(loaded.failure)).toContain(message)
-    })
-  )
-})
-
-describe("deliveryRoundOptions", () => {
-  const knobs: CustomDomainCheckLoopOptions = {
-    holder: "w1",
-    concurrency: 16,
-    batchSize: 100,
-    lease: "60 seconds",
-    pollInterval: "1 second",
-    retryBase: "5 seconds",
-    disableAfter: "72 hours",
-    deliveriesInFlight: 256,
-    sendTimeout: "10 seconds"
-  }
-  const shaped = (overrides: Partial<CustomDomainCheckLoopOptions>) => {
-    const options = deliveryRoundOptions({ ...knobs, ...overrides })
-    return { ...options, lease: Duration.toMillis(options.lease) }
-  }
-
-  it("keeps the webhooks' own knobs: as many in flight as PETSTORE_WEBHOOK_CONCURRENCY, not the checks'", () => {
-    expect(shaped({})).toStrictEqual({
-      holder: "w1",
-      inFlight: 256,
-      lease: 60_000,
-      retryBase: "5 seconds",
-      disableAfter: "72 hours"
-    })
-    expect(shaped({ deliveriesInFlight: 3, concurrency: 1, batchSize: 1 }).inFlight).toBe(3)
-  })
-
-  it("leases a delivery for two send timeouts at least, whatever shorter lease the domain checks use", () => {
-    expect(shaped({ lease: "5 seconds" }).lease).toBe(20_000)
-    expect(shaped({ lease: "20 seconds" }).lease).toBe(20_000)
-    expect(shaped({ lease: "21 seconds" }).lease).toBe(21_000)
-    expect(shaped({ lease: "1 second", sendTimeout: "2 seconds" }).lease).toBe(4_000)
-  })
 })

@@ -1,6 +1,6 @@
 /**
- * What the API's purges share: one round at start, then one after every `interval`, for the life of
- * the server. A round that fails (storage down) is logged and tried again at the next interval: what
+ * What the purges share: one round at start, then one after every `interval`, for the life of the
+ * process. A round that fails (storage down) is logged and tried again at the next interval: what
  * it left is still past its retention, so nothing depends on it having run.
  */
 import { type Duration, Effect } from "effect"

@@ -5,7 +5,7 @@
  * that starts without Redis, fails each command at once while Redis is away (so the request is let
  * through, not held) and reconnects for as long as the process runs.
  *
- * This module is loaded only by a process configured with Redis.
+ * This module is loaded only when a Redis store is made (`RedisRateLimiterStore.layer`).
  */
 import { Deferred, Effect, Layer, type Scope } from "effect"
 import { Redis } from "effect/persistence"

@@ -1,7 +1,7 @@
 /**
- * The API's purge of the events past their retention of 30 days (`purgeExpiredEvents`): at start,
- * then every hour, for the life of the server. Every replica runs it, as it runs the idempotency
- * purge: two purges at once only both delete what is past its retention.
+ * The purge of the events past their retention of 30 days (`purgeExpiredEvents`): at start, then
+ * every hour, for the life of the server that runs it (the API). Every replica runs it, as it runs the
+ * idempotency purge: two purges at once only both delete what is past its retention.
  */
 import { purgeExpiredEvents } from "@petstore/events"
 import { Duration } from "effect"

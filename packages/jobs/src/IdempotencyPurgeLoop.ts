@@ -1,7 +1,7 @@
 /**
- * The API's purge of expired idempotency keys (`purgeExpiredIdempotencyKeys`): at start, then every
- * hour, for the life of the server. Every replica runs it; their purges skip the rows another is
- * deleting.
+ * The purge of expired idempotency keys (`purgeExpiredIdempotencyKeys`): at start, then every hour,
+ * for the life of the server that runs it (the API). Every replica runs it; their purges skip the rows
+ * another is deleting.
  */
 import { purgeExpiredIdempotencyKeys } from "@petstore/catalogue"
 import { Duration } from "effect"

@@ -1,10 +1,10 @@
 /**
  * The rate limits the API reads from its environment: defaults, the variables, and the values it
- * refuses at start (with the rule each breaks).
+ * refuses at start (with the rule each breaks); and the Redis their counters may live in.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Result } from "effect"
-import { RateLimitConfig } from "../src/AppConfig.js"
+import { ConfigProvider, Duration, Effect, Option, Redacted, Result } from "effect"
+import { RateLimitConfig, RedisUrlConfig } from "../src/index.js"
 
 const load = (env: Record<string, string>) =>
   Effect.result(RateLimitConfig).pipe(
@@ -46,5 +46,46 @@ describe("RateLimitConfig", () => {
       expect(Result.isFailure(loaded)).toBe(true)
       if (Result.isFailure(loaded)) expect(String(loaded.failure)).toContain(message)
     })
+  )
+})
+
+const redisUrlFrom = (env: Record<string, string>) =>
+  Effect.result(RedisUrlConfig).pipe(
+    Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))
+  )
+
+describe("RedisUrlConfig", () => {
+  it.effect("unset or empty: none, the counters stay in memory", () =>
+    Effect.gen(function* () {
+      expect(Result.getOrThrow(yield* redisUrlFrom({}))).toEqual(Option.none())
+      expect(Result.getOrThrow(yield* redisUrlFrom({ REDIS_URL: "" }))).toEqual(Option.none())
+    })
+  )
+
+  it.effect.each([
+    "redis://127.0.0.1:6379",
+    "redis://user:pw@redis.internal/3",
+    "rediss://redis.example.net"
+  ])("reads %s, kept redacted", (text) =>
+    Effect.gen(function* () {
+      const url = Result.getOrThrow(yield* redisUrlFrom({ REDIS_URL: text }))
+      expect(Option.map(url, (url) => Redacted.value(url).href)).toEqual(Option.some(new URL(text).href))
+      expect(String(url)).not.toContain(new URL(text).hostname)
+    })
+  )
+
+  it.effect.each(["http://127.0.0.1:6379", "127.0.0.1:6379", "cache-host", "redis-pw@localhost"])(
+    "refuses %j, naming the variable and never showing its text",
+    (text) =>
+      Effect.gen(function* () {
+        const loaded = yield* redisUrlFrom({ REDIS_URL: text })
+        expect(Result.isFailure(loaded)).toBe(true)
+        if (Result.isFailure(loaded)) {
+          const message = String(loaded.failure)
+          expect(message).toContain("REDIS_URL")
+          expect(message).toContain("must be a redis:// or rediss:// URL")
+          expect(message).not.toContain(text)
+        }
+      })
   )
 })

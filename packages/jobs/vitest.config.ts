@@ -1,0 +1,3 @@
+import shared from "@petstore/vitest-config"
+
+export default shared
