@@ -5,9 +5,8 @@
  */
 import type { ApiSettings } from "@petstore/app-config"
 import { CertificateDelay } from "@petstore/certificates"
-import { type CustomDomainRepository, PlatformSettings, VerifyCooldown } from "@petstore/domains"
-import { applyOperatorApiKey, defaultAccountName, Limits, RateLimits } from "@petstore/kernel"
 import { NodeDnsResolver } from "@petstore/dns"
+import { type CustomDomainRepository, PlatformSettings, VerifyCooldown } from "@petstore/domains"
 import { EdgeServer } from "@petstore/edge"
 import {
   HttpMetrics,
@@ -17,6 +16,7 @@ import {
   WebhookUrlPolicy
 } from "@petstore/http"
 import { runEventsPurge, runIdempotencyPurge } from "@petstore/jobs"
+import { applyOperatorApiKey, defaultAccountName, Limits, RateLimits } from "@petstore/kernel"
 import type { ListenError } from "@petstore/node-listener"
 import { MemoryRateLimiterStore } from "@petstore/store-memory"
 import { RedisRateLimiterStore } from "@petstore/store-redis"

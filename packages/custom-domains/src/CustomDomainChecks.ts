@@ -28,7 +28,7 @@ import { Array as Arr, Clock, Duration, Effect, Option } from "effect"
  * Work done on a leased domain: its result, and where it stands: to be stored with the round's
  * results, stored already with what it decided for others, or outpaced by another write (not stored).
  */
-export interface DoneWork {
+interface DoneWork {
   readonly result: CustomDomain
   readonly state: "toStore" | "stored" | "outpaced"
 }

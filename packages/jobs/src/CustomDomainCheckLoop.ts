@@ -6,9 +6,9 @@
  * when it has storage no separate worker can open (embedded, memory).
  */
 
-import { checkDueClaims, type DueClaimRound } from "@petstore/ownership"
 import { checkDueCustomDomains } from "@petstore/custom-domains"
-import { type DueCheckOptions, type DueCheckRound } from "@petstore/kernel"
+import type { DueCheckOptions, DueCheckRound } from "@petstore/kernel"
+import { checkDueClaims, type DueClaimRound } from "@petstore/ownership"
 import { type Duration, Effect } from "effect"
 import { type DeliveryLoopOptions, runDeliveries } from "./DeliveryLoop.js"
 import { repeatRounds } from "./RoundLoop.js"

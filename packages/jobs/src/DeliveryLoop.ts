@@ -3,8 +3,9 @@
  * deliveries as the process has room for, sends each on its own fiber, for the life of the process.
  * The worker runs it beside its domain checks (see `runCustomDomainChecks`).
  */
+
+import type { DueCheckRound } from "@petstore/kernel"
 import { claimDueDeliveries, deliverClaimed } from "@petstore/webhooks"
-import { type DueCheckRound } from "@petstore/kernel"
 import { Duration, Effect, FiberSet } from "effect"
 
 export interface DeliveryLoopOptions {

@@ -5,10 +5,10 @@
  * on their bodies.
  */
 import { expect } from "@effect/vitest"
-import { type CertificateIssuer } from "@petstore/certificates"
-import { PlatformSettings } from "@petstore/domains"
+import type { CertificateIssuer } from "@petstore/certificates"
 import { NodeDnsResolver } from "@petstore/dns"
 import { Challtestsrv } from "@petstore/dns/testing"
+import { PlatformSettings } from "@petstore/domains"
 import { EdgeServer } from "@petstore/edge"
 import { type RequestOptions, TestServer, TestServerLive, testPlatform } from "@petstore/http/testing"
 import { runCustomDomainChecks } from "@petstore/jobs"
