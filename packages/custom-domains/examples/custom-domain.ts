@@ -5,7 +5,13 @@
  */
 
 import { CertificateIssuer, CertificateStore, type StoredCertificate } from "@petstore/certificates"
-import { addDomain, checkDueCustomDomains, removeDomain, verifyNow } from "@petstore/custom-domains"
+import {
+  addDomain,
+  checkDueCustomDomains,
+  getDomain,
+  removeDomain,
+  verifyNow
+} from "@petstore/custom-domains"
 import {
   type CustomDomain,
   type CustomDomainKey,
@@ -14,7 +20,6 @@ import {
   DnsName,
   DnsResolver,
   domainLimitRefusal,
-  getDomain,
   HostnameTaken,
   isRivalOf,
   OrderRef,

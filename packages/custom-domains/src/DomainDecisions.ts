@@ -5,12 +5,12 @@
  */
 
 import type { CustomDomain } from "@petstore/domains"
-import { getDomain } from "@petstore/domains"
 import type { AccountName } from "@petstore/kernel"
 import type { CheckObservation } from "@petstore/ownership"
 import { type Decision, decideAndStore } from "@petstore/ownership"
 import type { ProjectId } from "@petstore/projects"
 import { Effect } from "effect"
+import { getDomain } from "./OwnedDomains.js"
 
 /** A decision on a domain, with what DNS said for it (to be used again if it must be taken again). */
 export interface DomainDecision extends Decision<CustomDomain> {

@@ -5,12 +5,13 @@
  */
 
 import { CertificateStore } from "@petstore/certificates"
-import { CustomDomainRepository, DomainNotFound, defaultHostname, getDomain } from "@petstore/domains"
+import { CustomDomainRepository, DomainNotFound, defaultHostname } from "@petstore/domains"
 import type { AccountName } from "@petstore/kernel"
 import { OwnershipRepository } from "@petstore/ownership"
 import type { ProjectId } from "@petstore/projects"
 import { DomainConfigRepository, withoutDomain } from "@petstore/serving"
 import { DateTime, Effect, Option } from "effect"
+import { getDomain } from "./OwnedDomains.js"
 
 const now = DateTime.nowAsDate
 

@@ -4,6 +4,7 @@
 export { addDomain } from "./AddDomain.js"
 export { checkDueCustomDomains, workOnCustomDomain } from "./CustomDomainChecks.js"
 export { listDomains } from "./ListDomains.js"
+export { getDomain } from "./OwnedDomains.js"
 export { removeDomain } from "./RemoveDomain.js"
 export { reverifyDomain } from "./ReverifyDomain.js"
 export { verifyNow } from "./VerifyDomain.js"

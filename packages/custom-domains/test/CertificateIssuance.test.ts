@@ -1,18 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { CertificateDelay } from "@petstore/certificates"
-import {
-  CaaRecord,
-  type CustomDomain,
-  type DnsAnswer,
-  getDomain,
-  Issuance,
-  NotReverifiable
-} from "@petstore/domains"
+import { CaaRecord, type CustomDomain, type DnsAnswer, Issuance, NotReverifiable } from "@petstore/domains"
 import { AccountName } from "@petstore/kernel"
 import { createProject, ProjectId, recordProjectDeploy } from "@petstore/projects"
 import { Clock, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { TestClock } from "effect/testing"
-import { addDomain, checkDueCustomDomains, reverifyDomain, verifyNow } from "../src/index.js"
+import { addDomain, checkDueCustomDomains, getDomain, reverifyDomain, verifyNow } from "../src/index.js"
 import {
   caIdentifier,
   certificateLifetime,

@@ -2,7 +2,6 @@ import { describe, expect, it } from "@effect/vitest"
 import {
   DeployRequired,
   DomainNotFound,
-  getDomain,
   HostnameTaken,
   InvalidDomainRequest,
   PlanRequired
@@ -24,7 +23,14 @@ import {
 } from "@petstore/serving"
 import { Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
-import { addDomain, checkDueCustomDomains, listDomains, removeDomain, verifyNow } from "../src/index.js"
+import {
+  addDomain,
+  checkDueCustomDomains,
+  getDomain,
+  listDomains,
+  removeDomain,
+  verifyNow
+} from "../src/index.js"
 import {
   aliasToTarget,
   cnameTarget,

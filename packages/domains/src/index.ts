@@ -51,7 +51,6 @@ export {
   PlanRequired
 } from "./Errors.js"
 export { Hostname, HostnameKind, hostnameKind, normaliseHostname } from "./Hostname.js"
-export { getDomain } from "./OwnedDomains.js"
 export {
   OwnershipRecord,
   OwnershipToken,

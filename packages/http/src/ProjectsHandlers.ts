@@ -3,8 +3,15 @@
  */
 import { CurrentCaller, DomainList, PetstoreApi, ProjectView } from "@petstore/api"
 import { defaultListLimit } from "@petstore/catalogue"
-import { addDomain, listDomains, removeDomain, reverifyDomain, verifyNow } from "@petstore/custom-domains"
-import { getDomain, PlatformSettings } from "@petstore/domains"
+import {
+  addDomain,
+  getDomain,
+  listDomains,
+  removeDomain,
+  reverifyDomain,
+  verifyNow
+} from "@petstore/custom-domains"
+import { PlatformSettings } from "@petstore/domains"
 import {
   changePlan,
   createProject,

@@ -3,13 +3,12 @@
  * is not found) and by a hostname from a path, which is normalised first (anything that does not
  * normalise names no domain).
  */
+
+import { CustomDomainRepository, customHostname, DomainNotFound } from "@petstore/domains"
 import type { AccountName } from "@petstore/kernel"
 import type { ProjectId } from "@petstore/projects"
 import { findOwnedProject } from "@petstore/projects"
 import { Effect, Option } from "effect"
-import { CustomDomainRepository } from "./CustomDomainRepository.js"
-import { DomainNotFound } from "./Errors.js"
-import { customHostname } from "./PlatformSettings.js"
 
 /** A hostname from a path: anything that does not normalise names no domain. */
 export const getDomain = (account: AccountName, id: ProjectId, hostnameText: string) =>
