@@ -8,7 +8,8 @@ import { checkWorkspace, describeFailure, describeSuccess } from "./Workspace.ts
 const report = checkWorkspace(fileURLToPath(new URL("../../..", import.meta.url)))
 if (report.failures.length > 0) {
   for (const failure of report.failures) console.error(`  error ${describeFailure(failure)}`)
-  console.error(`\nx ${report.failures.length} structure violations.`)
+  const count = report.failures.length
+  console.error(`\nx ${count} structure ${count === 1 ? "violation" : "violations"}.`)
   process.exitCode = 1
 } else {
   console.log(describeSuccess(report))
