@@ -1,94 +1,106 @@
 /**
  * The architecture's dependency rules (README "Architecture"), checked on every import of the workspace
  * by `pnpm lint`. A rule's name and comment say which rule of the architecture an import breaks; each
- * wrong import breaks one rule. Workspace packages resolve to their TypeScript sources (the
- * `@petstore/source` export condition), so no build is needed and a path names the package it is in.
+ * wrong import breaks one rule (an import of test support from production breaks its layer's rule and
+ * the test-support rule). Workspace packages resolve to their TypeScript sources (the `@petstore/source`
+ * export condition), so no build is needed and a path names the package it is in.
  * `tooling/structure` proves that every rule reports what it should, and nothing else.
  */
 
-/** The three domain packages: every rule, no I/O. */
-const domain = "kernel|catalogue|custom-domains"
-/** The adapters: one technology each, behind a domain port or the HTTP contract. */
+/**
+ * The feature packages, each with the features (and small pure libraries) it may import: one table,
+ * `tooling/structure/features.json`, which Purity.test.ts and the size check read too.
+ */
+const table = require("./tooling/structure/features.json")
+
+const featureNames = Object.keys(table.features)
+/** The feature packages: pure, every rule of architecture rule 1. */
+const features = featureNames.join("|")
+/** The adapters: one technology each, behind a feature's port or the HTTP contract. */
 const adapters =
-  "http|edge|dns|acme|webhooks|store-pg|store-memory|store-redis|telemetry|api-key-admin-client"
-/** Shared infrastructure any adapter or app may use; it knows nothing of the domain. */
+  "http|edge|dns|acme|webhook-sender|store-pg|store-memory|store-redis|telemetry|api-key-admin-client"
+/** Shared infrastructure any adapter or app may use; it knows nothing of the features. */
 const infrastructure = "node-listener|thrown"
 
+/** A name as a regular expression that matches it alone (`ipaddr.js`'s dot is a dot). */
+const literally = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 /** Modules of an npm package, wherever pnpm keeps it (`node_modules/.pnpm/<id>/node_modules/<name>/`). */
-const npm = (name, modules = "") => `node_modules/${name}/${modules}`
+const npm = (name, modules = "") => `node_modules/${literally(name)}/${modules}`
 /** `effect`'s modules that do I/O, serve or call over a network, run processes, or only belong in tests. */
 const effectIo = npm(
   "effect",
   "dist/((http|http-api|sql|persistence|observability|cli|cluster|rpc|workflow|workers|socket|net|process|ai|devtools|eventlog|reactivity|graphql|testing|unstable)/|(FileSystem|Path|Terminal|Stdio|PlatformError)[.]js$)"
 )
-/** The kernel's public modules; never its test support (`@petstore/kernel/testing`). */
-const kernel = "^packages/kernel/src/(?!testing/)"
-/** What the domain and the contract may import of the feature packages. */
-const features = "^packages/(catalogue|custom-domains)/src/"
+/** The public modules of these feature packages; never their test support (`@petstore/domains/testing`). */
+const publicModulesOf = (names) => `^packages/(${names.join("|")})/src/(?!testing/)`
 
 /** A package's or app's own sources: what ships. */
 const production = "^(packages|apps)/[^/]+/src/"
+/** Test support a package publishes for other packages' tests, in its sources (`src/testing/`). */
+const publishedTestSupport = "^packages/[^/]+/src/testing/"
+
+/**
+ * Architecture rule 1, one rule a feature: what it may import, from the table (effect's I/O modules are
+ * feature-no-effect-io's, Node's feature-no-node's).
+ */
+const featureRule = (feature) => {
+  const below = table.features[feature]
+  const libraries = table.libraries[feature] ?? []
+  const allowed =
+    below.length === 0
+      ? `${["effect", ...libraries].join(", ")}: no feature is below it, so never a feature package`
+      : `${["effect", ...libraries].join(", ")} and the features below it (${below.join(", ")}), never their test support: never a feature beside or above it (dependencies between features run one way)`
+  return {
+    name: `${feature}-imports-only-the-features-below-it`,
+    comment: `Architecture rule 1: ${feature} imports only ${allowed}, an adapter, the contract, jobs, an app or another library.`,
+    severity: "error",
+    from: { path: `^packages/${feature}/src/` },
+    to: {
+      pathNot: [
+        `^packages/${feature}/src/`,
+        ...(below.length === 0 ? [] : [publicModulesOf(below)]),
+        npm("effect"),
+        ...libraries.map((library) => npm(library))
+      ],
+      dependencyTypesNot: ["core"]
+    }
+  }
+}
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    // Architecture rule 1: the domain packages import only effect (and tldts), and the kernel.
+    // Architecture rule 1: a feature package imports only effect, small pure libraries and the
+    // features below it.
     {
-      name: "domain-no-node",
+      name: "feature-no-node",
       comment:
-        "Architecture rule 1: a domain package (kernel, catalogue, custom-domains) does no I/O: it never imports node:* or another Node built-in.",
+        "Architecture rule 1: a feature package does no I/O: it never imports node:* or another Node built-in.",
       severity: "error",
-      from: { path: `^packages/(${domain})/src/` },
+      from: { path: `^packages/(${features})/src/` },
       to: { dependencyTypes: ["core"] }
     },
     {
-      name: "domain-no-effect-io",
+      name: "feature-no-effect-io",
       comment:
-        "Architecture rule 1: a domain package never imports effect's HTTP, HttpApi, SQL, persistence, observability or other I/O modules (nor FileSystem, Path, Terminal): only effect's core.",
+        "Architecture rule 1: a feature package never imports effect's HTTP, HttpApi, SQL, persistence, observability or other I/O modules (nor FileSystem, Path, Terminal): only effect's core.",
       severity: "error",
-      from: { path: `^packages/(${domain})/src/` },
+      from: { path: `^packages/(${features})/src/` },
       to: { path: effectIo }
     },
-    {
-      name: "kernel-imports-only-effect",
-      comment:
-        "Architecture rule 1: the kernel (what both features share) imports only effect: never a feature package, an adapter, the contract or another library.",
-      severity: "error",
-      from: { path: "^packages/kernel/src/" },
-      to: { pathNot: ["^packages/kernel/src/", npm("effect")], dependencyTypesNot: ["core"] }
-    },
-    {
-      name: "catalogue-imports-only-effect-and-kernel",
-      comment:
-        "Architecture rule 1: the animal catalogue imports only effect and the kernel: never custom domains (the specification keeps the two features apart), an adapter, the contract or another library.",
-      severity: "error",
-      from: { path: "^packages/catalogue/src/" },
-      to: { pathNot: ["^packages/catalogue/src/", kernel, npm("effect")], dependencyTypesNot: ["core"] }
-    },
-    {
-      name: "custom-domains-imports-only-effect-tldts-ipaddr-and-kernel",
-      comment:
-        "Architecture rule 1: custom domains import only effect, tldts (the Public Suffix List), ipaddr.js (address ranges, for webhook URLs) and the kernel: never the animal catalogue (the specification keeps the two features apart), an adapter, the contract or another library.",
-      severity: "error",
-      from: { path: "^packages/custom-domains/src/" },
-      to: {
-        pathNot: ["^packages/custom-domains/src/", kernel, npm("effect"), npm("tldts"), npm("ipaddr.js")],
-        dependencyTypesNot: ["core"]
-      }
-    },
+    ...featureNames.map(featureRule),
 
     // Architecture rule 2: the HTTP contract is a client's as much as the server's.
     {
       name: "api-imports-only-the-contract",
       comment:
-        "Architecture rule 2: packages/api imports only the domain packages and effect's core, Schema and HttpApi modules (and the HTTP client its typed client runs on), so a client built from it pulls in no server, SQL or Node code.",
+        "Architecture rule 2: packages/api imports only the feature packages and effect's core, Schema and HttpApi modules (and the HTTP client its typed client runs on), so a client built from it pulls in no server, SQL or Node code.",
       severity: "error",
       from: { path: "^packages/api/src/" },
       to: {
         pathNot: [
           "^packages/api/src/",
-          features,
-          kernel,
+          publicModulesOf(featureNames),
           npm("effect", "dist/([^/]+[.]js$|encoding/|http-api/)"),
           npm(
             "effect",
@@ -106,11 +118,11 @@ module.exports = {
       to: { path: npm("effect", "dist/http/HttpServerRequest[.]js$"), dependencyTypesNot: ["type-only"] }
     },
 
-    // Architecture rule 3: adapters import the domain (and the contract for HTTP), never another adapter.
+    // Architecture rule 3: adapters import the features (and the contract for HTTP), never another adapter.
     {
       name: "adapter-not-to-adapter",
       comment:
-        "Architecture rule 3: an adapter never imports another adapter; what two adapters share is the domain's (a port) or shared infrastructure's (node-listener, thrown).",
+        "Architecture rule 3: an adapter never imports another adapter; what two adapters share is a feature's (a port) or shared infrastructure's (node-listener, thrown).",
       severity: "error",
       from: { path: `^packages/(${adapters})/src/` },
       to: { path: `^packages/(${adapters})/`, pathNot: "^packages/$1/" }
@@ -124,30 +136,56 @@ module.exports = {
       to: { path: "^packages/api/" }
     },
     {
-      name: "infrastructure-knows-no-domain",
+      name: "infrastructure-knows-no-feature",
       comment:
-        "Shared infrastructure (node-listener, thrown) serves adapters and apps alike, so it imports no domain package, no contract and no adapter.",
+        "Shared infrastructure (node-listener, thrown) serves adapters and apps alike, so it imports no feature package, no contract, no adapter and no other infrastructure.",
       severity: "error",
       from: { path: `^packages/(${infrastructure})/src/` },
       to: { path: "^packages/", pathNot: "^packages/$1/" }
+    },
+
+    // Architecture rule 4: the loops live in packages/jobs, which both apps run.
+    {
+      name: "jobs-imports-only-features-and-effect",
+      comment:
+        "Architecture rule 4: packages/jobs holds the loops both apps run, on the features' ports: it imports only the feature packages (never their test support) and effect, never an adapter, the contract, an app, Node or another library.",
+      severity: "error",
+      from: { path: "^packages/jobs/src/" },
+      to: { pathNot: ["^packages/jobs/src/", publicModulesOf(featureNames), npm("effect")] }
     },
 
     // Architecture rule 4: apps are composition; nothing is composed of them.
     {
       name: "packages-not-to-apps",
       comment:
-        "Architecture rule 4: apps compose the packages, and only they read configuration; a package never imports an app.",
+        "Architecture rule 4: apps compose the packages, and only apps/config reads configuration; a package never imports an app.",
       severity: "error",
       from: { path: "^packages/" },
       to: { path: "^apps/" }
     },
     {
+      name: "app-not-to-app",
+      comment:
+        "Architecture rule 4: no app imports another app; apps/config, the one place configuration is read, is the one app the others import.",
+      severity: "error",
+      from: { path: "^apps/([^/]+)/", pathNot: "^apps/config/" },
+      to: { path: "^apps/", pathNot: ["^apps/$1/", "^apps/config/"] }
+    },
+    {
+      name: "config-imports-no-app",
+      comment:
+        "Architecture rule 4: apps/config reads the configuration the apps are composed with, so it imports no other app.",
+      severity: "error",
+      from: { path: "^apps/config/" },
+      to: { path: "^apps/", pathNot: "^apps/config/" }
+    },
+    {
       name: "production-not-to-test-support",
       comment:
-        "What ships never imports test support (a test/ folder, tooling/, @petstore/kernel/testing): a package's or app's sources run without it.",
+        "What ships never imports test support (a test/ folder, tooling/, a package's published src/testing/ such as @petstore/kernel/testing): a package's or app's sources run without it.",
       severity: "error",
-      from: { path: production, pathNot: "^packages/kernel/src/testing/" },
-      to: { path: ["^(packages|apps)/[^/]+/test/", "^tooling/", "^packages/kernel/src/testing/"] }
+      from: { path: production, pathNot: publishedTestSupport },
+      to: { path: ["^(packages|apps)/[^/]+/test/", "^tooling/", publishedTestSupport] }
     },
 
     // Every package stands on what its manifest declares, and the graph has no cycle.
