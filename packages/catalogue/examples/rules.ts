@@ -5,16 +5,18 @@
  */
 
 import {
+  GetPetRemoved,
+  getPetAvailabilityAt,
+  getPetRemovedAt,
   IdempotencyKey,
   isPositiveSafeIntegerText,
   ListLimit,
   NewPet,
   newPetFingerprint,
   PetId,
+  PetNotFound,
   petNameProblem
 } from "@petstore/catalogue"
-import { GetPetRemoved, PetNotFound } from "@petstore/catalogue/Errors"
-import { getPetAvailabilityAt, getPetRemovedAt } from "@petstore/catalogue/GetPetLifecycle"
 import { Result, Schema, SchemaIssue } from "effect"
 
 /** The first broken rule of a decode, as the API words it: `field: rule`. */

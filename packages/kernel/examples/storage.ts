@@ -3,8 +3,7 @@
  * default, as a Node server provides it.
  */
 import { createHash } from "node:crypto"
-import { hashApiKeyToken, Sha256, StorageError } from "@petstore/kernel"
-import { StorageHealth } from "@petstore/kernel/StorageHealth"
+import { hashApiKeyToken, Sha256, StorageError, StorageHealth } from "@petstore/kernel"
 import { Effect, Layer } from "effect"
 
 /** What `/readyz` reports: every port operation fails with `StorageError` only. */

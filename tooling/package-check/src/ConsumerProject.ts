@@ -1,13 +1,16 @@
 /**
  * Another team's project, made outside the workspace: the publishable packages packed as they would
- * be published (`pnpm pack` rewrites `workspace:` ranges), installed from their tarballs with the
- * versions of their peers that the workspace uses (from pnpm's store, so no registry is needed when
- * the workspace is installed), and a strict NodeNext project that imports them.
+ * be published (`pnpm pack` applies `publishConfig` and rewrites `workspace:` ranges), installed from
+ * their tarballs by npm (no workspace links) with their peers from the registry, at the versions the
+ * workspace uses, and a strict NodeNext project that imports them.
+ *
+ * It needs the npm registry (for `effect`, `tldts`, `ipaddr.js`, `@types/node`): when npm or the
+ * registry cannot be reached it fails, saying so, and never passes without having installed.
  */
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { pnpm } from "./Commands.js"
+import { npm, pnpm } from "./Commands.js"
 import { type Manifest, readJson, type WorkspacePackage } from "./Workspace.js"
 
 export interface ConsumerProject {
@@ -33,16 +36,25 @@ const consumerCompilerOptions = {
   module: "NodeNext",
   moduleResolution: "NodeNext",
   strict: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
   skipLibCheck: false,
   types: ["node"],
   rootDir: "src",
   outDir: "dist"
 }
 
+/** npm's own failure, with what it printed, and what to check first. */
+const npmFailure = (what: string) => (error: unknown) => {
+  throw new Error(
+    `${what} failed: the consumer test needs npm and the npm registry, and does not pass without them.\n${String(error)}`
+  )
+}
+
 /**
- * Packs `packages` into a new directory under the system's temporary one and installs them, with
- * their peers and `@types/node`, into a project beside the tarballs. `sources` are written under its
- * `src` (path → text).
+ * Packs `packages` into a new directory under the system's temporary one and installs them with npm,
+ * with their peers and `@types/node`, into a project beside the tarballs. `sources` are written under
+ * its `src` (path → text).
  */
 export const makeConsumerProject = async (
   packages: ReadonlyArray<WorkspacePackage>,
@@ -53,6 +65,8 @@ export const makeConsumerProject = async (
   const directory = join(root, "consumer")
   mkdirSync(tarballFolder, { recursive: true })
   mkdirSync(join(directory, "src"), { recursive: true })
+
+  await npm(["ping"], directory).catch(npmFailure("npm ping"))
 
   const tarballs = new Map<string, string>()
   for (const workspacePackage of packages) {
@@ -79,7 +93,7 @@ export const makeConsumerProject = async (
     type: "module",
     dependencies: { ...Object.fromEntries(tarballs), ...Object.fromEntries(peers) },
     // The packages' dependencies on each other (`@petstore/kernel@^1.0.0`) are these tarballs too.
-    pnpm: { overrides: Object.fromEntries(tarballs) }
+    overrides: Object.fromEntries(tarballs)
   }
   writeFileSync(join(directory, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`)
   writeFileSync(
@@ -90,15 +104,8 @@ export const makeConsumerProject = async (
     mkdirSync(join(directory, "src", path, ".."), { recursive: true })
     writeFileSync(join(directory, "src", path), text)
   }
-  await pnpm(
-    [
-      "install",
-      "--prefer-offline",
-      "--ignore-scripts",
-      "--no-frozen-lockfile",
-      "--config.confirmModulesPurge=false"
-    ],
-    directory
+  await npm(["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], directory).catch(
+    npmFailure("npm install")
   )
   return { directory, tarballs }
 }

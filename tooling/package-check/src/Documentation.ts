@@ -1,8 +1,8 @@
 /**
  * What a package's README must cover, read from its sources: every name its entry points export,
- * every port (a `Context` service or reference, an `HttpApi` middleware), every error class and
- * every module; and what the README shows of them: the names written as code, and its TypeScript
- * blocks, each of which must be a part of an example file that is compiled and run.
+ * every port (a `Context` service or reference, an `HttpApi` middleware) and every error class; and
+ * what the README shows of them: the names written as code, its TypeScript blocks (each with its
+ * imports, and a part of an example file that is compiled and run) and its links.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -70,10 +70,6 @@ export const errorsOf = classesExtending(
   /^export class (\w+) extends (?:Schema\.TaggedError|Schema\.TaggedErrorClass|Data\.TaggedError|ErrorClass)\b/gm
 )
 
-/** The package's modules, as their file names say. */
-export const modulesOf = (directory: string): ReadonlyArray<string> =>
-  sourceFiles(directory).map((file) => file.slice(dirname(file).length + 1, -".ts".length))
-
 /** The fenced blocks of `markdown` in `language`, without their fences. */
 export const codeBlocks = (markdown: string, language: string): ReadonlyArray<string> =>
   [...markdown.replaceAll("\r\n", "\n").matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)]
@@ -84,7 +80,7 @@ export const codeBlocks = (markdown: string, language: string): ReadonlyArray<st
 export const namesWrittenAsCode = (markdown: string): ReadonlySet<string> => {
   const text = markdown.replaceAll("\r\n", "\n")
   const blocks = [...text.matchAll(/^```\w*\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? "")
-  const inline = [...text.replace(/^```\w*\n[\s\S]*?^```$/gm, "").matchAll(/`([^`\n]+)`/g)].map(
+  const inline = [...text.replace(/^```\w*\n[\s\S]*?^```$/gm, "").matchAll(/`([^`]+)`/g)].map(
     (match) => match[1] ?? ""
   )
   return new Set([...blocks, ...inline].flatMap((code) => code.match(/[A-Za-z_$][\w$]*/g) ?? []))
@@ -119,3 +115,34 @@ export const examplesOf = (directory: string): ReadonlyArray<Example> => {
       return { path: `examples/${file}`, source, output: outputOf(source) }
     })
 }
+
+/** One import statement: `import { a, type B } from "x"` (bindings `a`, `B`), `import * as N from "x"` (`* as N`). */
+export interface ImportStatement {
+  readonly specifier: string
+  readonly bindings: ReadonlyArray<string>
+}
+
+const importPattern = /^import\s+(?:type\s+)?(\{[^}]*\}|\*\s+as\s+\w+|\w+)\s+from\s+"([^"]+)"\s*$/gm
+
+/** The import statements of a TypeScript text. */
+export const importsOf = (source: string): ReadonlyArray<ImportStatement> =>
+  [...source.matchAll(importPattern)].map((match) => {
+    const clause = match[1] ?? ""
+    const bindings = clause.startsWith("{")
+      ? clause
+          .slice(1, -1)
+          .split(",")
+          .map((item) => item.replace(/^\s*type\s+/, "").trim())
+          .filter((item) => item !== "")
+      : [clause.replace(/\s+/g, " ")]
+    return { specifier: match[2] ?? "", bindings }
+  })
+
+/** A TypeScript block without its import statements (and the blank lines after them). */
+export const withoutImports = (source: string): string => source.replace(importPattern, "").trim()
+
+/** The targets of the Markdown links of `markdown` (`[text](target)`), in order. */
+export const linksOf = (markdown: string): ReadonlyArray<string> =>
+  [...markdown.replace(/^```\w*\n[\s\S]*?^```$/gm, "").matchAll(/\]\(([^)\s]+)\)/g)].map(
+    (match) => match[1] ?? ""
+  )

@@ -48,6 +48,23 @@ export const workspacePackages = (): ReadonlyArray<WorkspacePackage> =>
 export const publishablePackages = (): ReadonlyArray<WorkspacePackage> =>
   workspacePackages().filter((workspacePackage) => workspacePackage.manifest.private !== true)
 
+/**
+ * The feature packages another team picks up from npm (rules, use cases and ports; no I/O), bottom
+ * up; besides them only the HTTP contract, `@petstore/api`, is published.
+ */
+export const featurePackageNames: ReadonlyArray<string> = [
+  "@petstore/kernel",
+  "@petstore/catalogue",
+  "@petstore/projects",
+  "@petstore/domains",
+  "@petstore/ownership",
+  "@petstore/certificates",
+  "@petstore/events",
+  "@petstore/serving",
+  "@petstore/webhooks",
+  "@petstore/custom-domains"
+]
+
 /** One entry of a package's `exports`: what a consumer imports and the files behind it. */
 export interface EntryPoint {
   /** `@petstore/kernel`, `@petstore/kernel/Account`. */

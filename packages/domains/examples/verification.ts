@@ -1,12 +1,19 @@
 /**
- * The verification and CAA rules as pure functions: what DNS answered, turned into a verdict with
- * problems an owner can act on; when a pending domain is checked again; and whether CAA records let
- * the platform's CA issue.
+ * The verification rules as pure functions: what DNS answered, turned into a verdict with problems
+ * an owner can act on; when a pending domain is checked again; and what a verdict makes of a domain.
  */
-
-import { caaProblem, decideCaa } from "@petstore/certificates"
-import { CaaRecord, type DnsAnswer, deadlineFrom, nextCheckAt, verdictFromDns } from "@petstore/domains"
-import { Option } from "effect"
+import {
+  applyVerdict,
+  type DnsAnswer,
+  deadlineFrom,
+  Hostname,
+  newCustomDomain,
+  nextCheckAt,
+  OwnershipToken,
+  verdictFromDns
+} from "@petstore/domains"
+import { AccountName } from "@petstore/kernel"
+import { ProjectId } from "@petstore/projects"
 
 const target = "cname.example-sites.net"
 const records = <A>(...found: [A, ...Array<A>]): DnsAnswer<A> => ({ _tag: "Records", records: found })
@@ -50,20 +57,22 @@ console.log(nextCheckAt(deadline, new Date("2026-11-26T09:00:00Z")).toISOString(
 console.log(nextCheckAt(deadline, new Date("2026-11-26T09:02:00Z")).toISOString())
 console.log(nextCheckAt(deadline, new Date("2026-11-26T12:00:00Z")).toISOString())
 
-// CAA (RFC 8659): the first name with records decides, climbing from the hostname.
-const caa = decideCaa(
-  [
-    { name: "docs.example.org", answer: nothing },
-    {
-      name: "example.org",
-      answer: records(new CaaRecord({ critical: false, tag: "issue", value: "digicert.com" }))
-    }
-  ],
-  "letsencrypt.org",
-  { wildcard: false }
+// A new domain is pending; a Verified verdict verifies it and asks for its certificate; after 48 hours
+// without one, an Unverified verdict fails it.
+const added = newCustomDomain(
+  { account: AccountName.make("acme"), projectId: ProjectId.make("handbook") },
+  Hostname.make("docs.example.com"),
+  { token: OwnershipToken.make("5f0c2a9e7b3d41c8a6e2f0b9d7c5a3e1"), required: false },
+  target,
+  addedAt
 )
-console.log(caa._tag)
-console.log(Option.getOrUndefined(caaProblem("docs.example.org", "letsencrypt.org", caa))?.message)
+const [verifiedVerdict, unverifiedVerdict] = verdicts
+if (verifiedVerdict !== undefined && unverifiedVerdict !== undefined) {
+  const verified = applyVerdict(added, verifiedVerdict, new Date("2026-11-26T09:00:30Z"))
+  const late = applyVerdict(added, unverifiedVerdict, new Date("2026-11-28T09:00:00Z"))
+  console.log(added.status, verified.status, verified.certificate.status, late.status)
+  console.log(late.verification.problems.map((problem) => problem.code))
+}
 
 // Output:
 // Verified
@@ -74,5 +83,5 @@ console.log(Option.getOrUndefined(caaProblem("docs.example.org", "letsencrypt.or
 // 2026-11-26T09:00:30.000Z
 // 2026-11-26T09:04:00.000Z
 // 2026-11-26T12:15:00.000Z
-// Blocked
-// The CAA records at example.org (0 issue "digicert.com") block letsencrypt.org from issuing a certificate for docs.example.org: issue allows only digicert.com, not letsencrypt.org. To allow it, add the CAA record example.org CAA 0 issue "letsencrypt.org".
+// pending verified pending failed
+// [ 'verification_timed_out', 'conflicting_record' ]
