@@ -1,5 +1,7 @@
 /**
- * @petstore/certificates: TLS certificates of verified domains: the CAA rule (RFC 8659), the certificate issuer and store ports, the lifecycle and issuance schedule of a certificate, the worker's step on one, and the HTTP-01 challenge store. Pure: no I/O and no adapter; adapters implement the ports.
+ * @petstore/certificates: TLS certificates of verified domains: the CAA rule (RFC 8659), the certificate
+ * issuer and store ports, the lifecycle and issuance schedule of a certificate, the worker's step on one,
+ * and the HTTP-01 challenge store. Pure: no I/O and no adapter; adapters implement the ports.
  */
 export {
   type CaaLookup,

@@ -1,5 +1,8 @@
 /**
- * @petstore/domains: custom domains as DNS sees them: DNS names and hostnames, the platform's own names, DNS answers and the resolver port, the domain record with its DNS instruction and ownership record, the verification rules (verdict, schedule, lifecycle), Verify's cool-down and the domain repository port. Pure: no I/O and no adapter; adapters implement the ports.
+ * @petstore/domains: custom domains as DNS sees them: DNS names and hostnames, the platform's own names, DNS
+ * answers and the resolver port, the domain record with its DNS instruction and ownership record, the
+ * verification rules (verdict, schedule, lifecycle), Verify's cool-down and the domain repository port.
+ * Pure: no I/O and no adapter; adapters implement the ports.
  */
 import * as DnsName from "./DnsName.js"
 

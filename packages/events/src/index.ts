@@ -1,5 +1,7 @@
 /**
- * @petstore/events: the events of a project's domains and certificates: the event record and its types, the events port (the outbox's read side), listing and purging events. Pure: no I/O and no adapter; adapters implement the ports.
+ * @petstore/events: the events of a project's domains and certificates: the event record and its types, the
+ * events port (the outbox's read side), listing and purging events. Pure: no I/O and no adapter; adapters
+ * implement the ports.
  */
 export {
   DomainEvent,

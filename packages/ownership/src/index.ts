@@ -1,5 +1,7 @@
 /**
- * @petstore/ownership: who owns a hostname: ownership tokens and TXT proofs, the rules that say when the record is required, rivals and releases, claims of a whole apex, decided (conditional) writes, and the check of a domain with the ownership rules. Pure: no I/O and no adapter; adapters implement the ports.
+ * @petstore/ownership: who owns a hostname: ownership tokens and TXT proofs, the rules that say when the
+ * record is required, rivals and releases, claims of a whole apex, decided (conditional) writes, and the
+ * check of a domain with the ownership rules. Pure: no I/O and no adapter; adapters implement the ports.
  */
 export {
   applyClaimCheck,

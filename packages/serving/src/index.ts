@@ -1,5 +1,7 @@
 /**
- * @petstore/serving: what the edge serves: a project's domain config (primary and redirects) and its port, the edge's decision for a host, and how caches of those decisions hear of changes (ServingChanges). Pure: no I/O and no adapter; adapters implement the ports.
+ * @petstore/serving: what the edge serves: a project's domain config (primary and redirects) and its port,
+ * the edge's decision for a host, and how caches of those decisions hear of changes (ServingChanges). Pure:
+ * no I/O and no adapter; adapters implement the ports.
  */
 export {
   DomainConfig,

@@ -1,5 +1,7 @@
 /**
- * @petstore/webhooks: webhooks of a project: the record and its signing secrets, the URL rule, the retry schedule, disabling after failures, the sender port, the delivery round and the webhook and delivery ports. Pure: no I/O and no adapter; adapters implement the ports.
+ * @petstore/webhooks: webhooks of a project: the record and its signing secrets, the URL rule, the retry
+ * schedule, disabling after failures, the sender port, the delivery round and the webhook and delivery
+ * ports. Pure: no I/O and no adapter; adapters implement the ports.
  */
 export { WebhookNotFound } from "./Errors.js"
 export {
