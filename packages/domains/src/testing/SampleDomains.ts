@@ -1,6 +1,6 @@
 /**
- * Test support: a new domain for the tests of pure rules, which care about its hostname, project and time but not
- * whose it is: one account and one ownership token stand for any.
+ * Test support: a new domain for the tests of pure rules, which care about its hostname, project and
+ * time but not whose it is: one account and one ownership token stand for any.
  */
 import { AccountName } from "@petstore/kernel"
 import { ProjectId } from "@petstore/projects"
