@@ -26,7 +26,7 @@ import { Data, Duration, Effect, Layer, Option, type Scope } from "effect"
 import type { SqlClient } from "effect/sql"
 import { connectedClientLayer } from "./internal/connectedClientLayer.js"
 import * as PGliteConnector from "./internal/PGliteConnector.js"
-import * as PgApiKeyRepository from "./PgApiKeyRepository.js"
+import * as PgApiKeyRepository from "./keys/PgApiKeyRepository.js"
 import * as PrivateDirectory from "./PrivateDirectory.js"
 
 export interface Options {

@@ -13,8 +13,8 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { makeServingChangeHub, type ServingChange, ServingChangeHub } from "@petstore/serving"
 import { Effect, Latch, Layer } from "effect"
-import { listenForNotifications } from "./internal/listenForNotifications.js"
-import { Invalidation } from "./PgApiKeyRepository.js"
+import { listenForNotifications } from "../internal/listenForNotifications.js"
+import { Invalidation } from "../keys/PgApiKeyRepository.js"
 
 /** The channel migration 0008's triggers announce changes on. */
 export const changesChannel = "edge_changes"

@@ -14,9 +14,9 @@ import {
 } from "@petstore/catalogue"
 import { Array as Arr, Cause, Effect, Layer, Option, Result } from "effect"
 import { SqlClient } from "effect/sql"
-import type { CorruptRow } from "./internal/CorruptRow.js"
-import { petFromRow, petsFromRows } from "./internal/PetRow.js"
-import { storageOperation } from "./internal/storageOperation.js"
+import type { CorruptRow } from "../internal/CorruptRow.js"
+import { storageOperation } from "../internal/storageOperation.js"
+import { petFromRow, petsFromRows } from "./PetRow.js"
 
 export const make: Effect.Effect<PetRepository["Service"], never, SqlClient.SqlClient> = Effect.gen(
   function* () {

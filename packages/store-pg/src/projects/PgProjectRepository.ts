@@ -23,9 +23,9 @@ import {
   SchemaTransformation
 } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { inLockedTransaction, LockSpace } from "./internal/AdvisoryLocks.js"
-import { storageOperation } from "./internal/storageOperation.js"
-import { isUniqueViolation } from "./internal/uniqueViolation.js"
+import { inLockedTransaction, LockSpace } from "../internal/AdvisoryLocks.js"
+import { storageOperation } from "../internal/storageOperation.js"
+import { isUniqueViolation } from "../internal/uniqueViolation.js"
 
 /** A `projects` row as selected below (timestamps as @effect/sql-pg delivers them: `Date`). */
 const ProjectRow = Schema.Struct({

@@ -17,9 +17,9 @@ import { AccountName, type LimitValues } from "@petstore/kernel"
 import { type Claim, ClaimRepository, claimLimitRefusal } from "@petstore/ownership"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
-import { inLockedTransaction, LockSpace } from "./internal/AdvisoryLocks.js"
-import { ClaimFromRow, type ClaimRow, claimColumns, storeClaimRows } from "./internal/ClaimRows.js"
-import { storageOperation } from "./internal/storageOperation.js"
+import { inLockedTransaction, LockSpace } from "../internal/AdvisoryLocks.js"
+import { storageOperation } from "../internal/storageOperation.js"
+import { ClaimFromRow, type ClaimRow, claimColumns, storeClaimRows } from "./ClaimRows.js"
 
 /** A claim's key: what names one row, and what comes back of the rows changed. */
 const ClaimKey = Schema.Struct({ account: AccountName, apex: Hostname })

@@ -29,10 +29,10 @@ import {
 } from "@petstore/webhooks"
 import { Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { inLockedTransaction, LockSpace } from "./internal/AdvisoryLocks.js"
-import { storageOperation } from "./internal/storageOperation.js"
-import * as WebhookSecrets from "./internal/webhookSecrets.js"
-import { PrivateKeyCipher } from "./PrivateKeyCipher.js"
+import { inLockedTransaction, LockSpace } from "../internal/AdvisoryLocks.js"
+import { storageOperation } from "../internal/storageOperation.js"
+import * as WebhookSecrets from "../internal/webhookSecrets.js"
+import { PrivateKeyCipher } from "../PrivateKeyCipher.js"
 
 /** A `webhooks` row as selected below: `events` as jsonb (parsed), times as `Date`s, secrets sealed. */
 export const WebhookRow = Schema.Struct({

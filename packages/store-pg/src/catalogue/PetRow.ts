@@ -16,9 +16,9 @@ import {
 } from "@petstore/catalogue"
 import { Result } from "effect"
 import type { SqlConnection } from "effect/sql"
-import { isPositiveSafeInteger, positiveSafeInteger } from "./ColumnChecks.js"
-import { CorruptRow } from "./CorruptRow.js"
-import { int8FromBigInt } from "./Int8FromBigInt.js"
+import { isPositiveSafeInteger, positiveSafeInteger } from "../internal/ColumnChecks.js"
+import { CorruptRow } from "../internal/CorruptRow.js"
+import { int8FromBigInt } from "../internal/Int8FromBigInt.js"
 
 const statusRule = `must be one of ${PetStatusValues.join(", ")}`
 

@@ -50,11 +50,11 @@ import { type DecidedWrites, DecidedWritesStore } from "@petstore/ownership"
 import { ProjectId } from "@petstore/projects"
 import { Clock, Context, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
-import { inLockedTransaction, LockSpace } from "./internal/AdvisoryLocks.js"
-import { ClaimFromRow, storeClaimRows } from "./internal/ClaimRows.js"
-import { isRaceRefusal, LostRace } from "./internal/lostRace.js"
-import { storageOperation } from "./internal/storageOperation.js"
-import { isUniqueViolation } from "./internal/uniqueViolation.js"
+import { inLockedTransaction, LockSpace } from "../internal/AdvisoryLocks.js"
+import { isRaceRefusal, LostRace } from "../internal/lostRace.js"
+import { storageOperation } from "../internal/storageOperation.js"
+import { isUniqueViolation } from "../internal/uniqueViolation.js"
+import { ClaimFromRow, storeClaimRows } from "../ownership/ClaimRows.js"
 
 /** A `custom_domains` row as selected below: jsonb parsed by @effect/sql-pg, timestamps as `Date`. */
 const DomainRow = Schema.Struct({

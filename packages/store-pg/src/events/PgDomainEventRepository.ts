@@ -10,7 +10,7 @@ import { DomainEvent, type DomainEventId, DomainEventRepository, DomainEventType
 import { ProjectId } from "@petstore/projects"
 import { Array as Arr, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { storageOperation } from "./internal/storageOperation.js"
+import { storageOperation } from "../internal/storageOperation.js"
 
 /** A `domain_events` row as selected below: the id as text, jsonb parsed by @effect/sql-pg. */
 const EventRow = Schema.Struct({

@@ -33,9 +33,9 @@ import {
 } from "@petstore/webhooks"
 import { Effect, Layer, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { storageOperation } from "./internal/storageOperation.js"
+import { storageOperation } from "../internal/storageOperation.js"
+import { PrivateKeyCipher } from "../PrivateKeyCipher.js"
 import { WebhookRow, webhookColumns, webhookOfRow } from "./PgWebhookRepository.js"
-import { PrivateKeyCipher } from "./PrivateKeyCipher.js"
 
 /** A claimed delivery's row as selected below: its event's and webhook's columns beside its own. */
 const ClaimedRow = Schema.Struct({

@@ -9,8 +9,8 @@
 import { AccountName, ApiKeyHash, ApiKeyId, ApiKeyRecord } from "@petstore/kernel"
 import { Option, Result, Schema } from "effect"
 import type { SqlConnection } from "effect/sql"
-import { isValidDate } from "./ColumnChecks.js"
-import { CorruptRow } from "./CorruptRow.js"
+import { isValidDate } from "../internal/ColumnChecks.js"
+import { CorruptRow } from "../internal/CorruptRow.js"
 
 const isApiKeyId = Schema.is(ApiKeyId)
 const isAccountName = Schema.is(AccountName)
