@@ -48,9 +48,10 @@ import { type DomainEventType, domainEventTypes } from "@petstore/events"
 import { AccountName, type LimitReached, limitReached } from "@petstore/kernel"
 import { type DecidedWrites, DecidedWritesStore } from "@petstore/ownership"
 import { ProjectId } from "@petstore/projects"
-import { Clock, Context, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
+import { Context, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { inLockedTransaction, LockSpace } from "../internal/AdvisoryLocks.js"
+import { clockDate, dateFromIso, isoText } from "../internal/Instants.js"
 import { isRaceRefusal, LostRace } from "../internal/lostRace.js"
 import { storageOperation } from "../internal/storageOperation.js"
 import { isUniqueViolation } from "../internal/uniqueViolation.js"
@@ -76,9 +77,6 @@ const DomainRow = Schema.Struct({
   version: Schema.Number
 })
 type DomainRow = typeof DomainRow.Type
-
-const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString())
-const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso))
 
 /** An encoded domain as its row, its instants as their ISO text (what the writes' record sets read). */
 const textRowOf = (domain: typeof CustomDomain.Encoded) => ({
@@ -114,28 +112,28 @@ const CustomDomainFromRow = DomainRow.pipe(
         dnsRecord: row.dnsRecord,
         ownership: row.ownership,
         verification: {
-          lastCheckedAt: isoOrNull(row.lastCheckedAt),
-          nextCheckAt: isoOrNull(row.nextCheckAt),
-          deadline: row.deadline.toISOString(),
+          lastCheckedAt: isoText(row.lastCheckedAt),
+          nextCheckAt: isoText(row.nextCheckAt),
+          deadline: isoText(row.deadline),
           problems: row.problems
         },
         certificate: row.certificate,
-        createdAt: row.createdAt.toISOString(),
+        createdAt: isoText(row.createdAt),
         issuance:
           row.issuance === null
             ? null
-            : { ...row.issuance, nextAttemptAt: isoOrNull(row.issuanceNextAttemptAt) },
+            : { ...row.issuance, nextAttemptAt: isoText(row.issuanceNextAttemptAt) },
         version: row.version
       }),
       encode: (domain): DomainRow => {
         const row = textRowOf(domain)
         return {
           ...row,
-          lastCheckedAt: dateOrNull(row.lastCheckedAt),
-          nextCheckAt: dateOrNull(row.nextCheckAt),
-          deadline: new Date(row.deadline),
-          createdAt: new Date(row.createdAt),
-          issuanceNextAttemptAt: dateOrNull(row.issuanceNextAttemptAt)
+          lastCheckedAt: dateFromIso(row.lastCheckedAt),
+          nextCheckAt: dateFromIso(row.nextCheckAt),
+          deadline: dateFromIso(row.deadline),
+          createdAt: dateFromIso(row.createdAt),
+          issuanceNextAttemptAt: dateFromIso(row.issuanceNextAttemptAt)
         }
       }
     })
@@ -196,9 +194,6 @@ const keyText = (key: CustomDomainKey): string => `${key.projectId}\n${key.hostn
 /** A hostname's registrable domain, as stored to find the names a claim covers (itself when it has none). */
 const apexOf = (hostname: string): string =>
   Option.getOrElse(DnsName.registrableDomain(hostname), () => hostname)
-
-/** When a write happens: its events occurred then. */
-const currentTime: Effect.Effect<Date> = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
 /** The domain repository and the store of decided writes, which share its statements and its locks. */
 export interface PgDomainStores {
@@ -373,7 +368,7 @@ export const make: Effect.Effect<PgDomainStores, never, SqlClient.SqlClient> = E
     sql
       .withTransaction(
         Effect.gen(function* () {
-          const occurredAt = yield* currentTime
+          const occurredAt = yield* clockDate
           const stored = yield* lockStored(
             writes.domains.map(({ hostname, projectId }) => ({ hostname, projectId }))
           )
@@ -449,7 +444,7 @@ export const make: Effect.Effect<PgDomainStores, never, SqlClient.SqlClient> = E
       domain.projectId
     )(
       Effect.gen(function* () {
-        const occurredAt = yield* currentTime
+        const occurredAt = yield* clockDate
         const events = yield* changesInput([[undefined, domain]])
         return yield* insertBelow({ row: domain, events, occurredAt, maxPerProject })
       })
@@ -592,7 +587,7 @@ export const make: Effect.Effect<PgDomainStores, never, SqlClient.SqlClient> = E
       sql
         .withTransaction(
           Effect.gen(function* () {
-            const occurredAt = yield* currentTime
+            const occurredAt = yield* clockDate
             const [removed] = yield* removeRow({ projectId, hostname })
             if (removed === undefined) return Option.none()
             yield* appendEventsOnly({ events: yield* changesInput([[removed, undefined]]), occurredAt })
@@ -621,7 +616,7 @@ export const make: Effect.Effect<PgDomainStores, never, SqlClient.SqlClient> = E
         latest.length === 0
           ? Effect.succeed([])
           : Effect.gen(function* () {
-              const occurredAt = yield* currentTime
+              const occurredAt = yield* clockDate
               const changes = yield* changesInput(
                 latest.map(({ claimed, result }) => [claimed, result] as const)
               )

@@ -10,6 +10,7 @@ import { DomainEvent, type DomainEventId, DomainEventRepository, DomainEventType
 import { ProjectId } from "@petstore/projects"
 import { Array as Arr, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { dateFromIso, isoText } from "../internal/Instants.js"
 import { storageOperation } from "../internal/storageOperation.js"
 
 /** A `domain_events` row as selected below: the id as text, jsonb parsed by @effect/sql-pg. */
@@ -28,8 +29,8 @@ const DomainEventFromRow = EventRow.pipe(
   Schema.decodeTo(
     DomainEvent,
     SchemaTransformation.transform({
-      decode: (row) => ({ ...row, occurredAt: row.occurredAt.toISOString() }),
-      encode: (event): EventRow => ({ ...event, occurredAt: new Date(event.occurredAt) })
+      decode: (row) => ({ ...row, occurredAt: isoText(row.occurredAt) }),
+      encode: (event): EventRow => ({ ...event, occurredAt: dateFromIso(event.occurredAt) })
     })
   )
 )

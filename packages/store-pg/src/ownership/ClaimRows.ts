@@ -6,6 +6,7 @@
 import { Claim, ClaimRecord, ClaimStatus } from "@petstore/ownership"
 import { Schema, SchemaTransformation } from "effect"
 import type { SqlClient, Statement } from "effect/sql"
+import { dateFromIso, isoText } from "../internal/Instants.js"
 
 /** A `claims` row as selected by `claimColumns`: jsonb parsed by @effect/sql-pg, timestamps as `Date`. */
 const ClaimRow = Schema.Struct({
@@ -21,9 +22,6 @@ const ClaimRow = Schema.Struct({
 })
 export type ClaimRow = typeof ClaimRow.Type
 
-const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString())
-const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso))
-
 /** A row decoded into a `Claim`, and a claim encoded into a row. */
 export const ClaimFromRow = ClaimRow.pipe(
   Schema.decodeTo(
@@ -33,11 +31,11 @@ export const ClaimFromRow = ClaimRow.pipe(
         apex: row.apex,
         status: row.status,
         txt: row.txt,
-        verifiedAt: isoOrNull(row.verifiedAt),
+        verifiedAt: isoText(row.verifiedAt),
         account: row.account,
-        createdAt: row.createdAt.toISOString(),
-        lastCheckedAt: isoOrNull(row.lastCheckedAt),
-        nextCheckAt: isoOrNull(row.nextCheckAt),
+        createdAt: isoText(row.createdAt),
+        lastCheckedAt: isoText(row.lastCheckedAt),
+        nextCheckAt: isoText(row.nextCheckAt),
         version: row.version
       }),
       encode: (claim): ClaimRow => ({
@@ -45,10 +43,10 @@ export const ClaimFromRow = ClaimRow.pipe(
         apex: claim.apex,
         status: claim.status,
         txt: claim.txt,
-        verifiedAt: dateOrNull(claim.verifiedAt),
-        createdAt: new Date(claim.createdAt),
-        lastCheckedAt: dateOrNull(claim.lastCheckedAt),
-        nextCheckAt: dateOrNull(claim.nextCheckAt),
+        verifiedAt: dateFromIso(claim.verifiedAt),
+        createdAt: dateFromIso(claim.createdAt),
+        lastCheckedAt: dateFromIso(claim.lastCheckedAt),
+        nextCheckAt: dateFromIso(claim.nextCheckAt),
         version: claim.version
       })
     })

@@ -24,6 +24,7 @@ import {
 } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { inLockedTransaction, LockSpace } from "../internal/AdvisoryLocks.js"
+import { dateFromIso, isoText } from "../internal/Instants.js"
 import { storageOperation } from "../internal/storageOperation.js"
 import { isUniqueViolation } from "../internal/uniqueViolation.js"
 
@@ -37,9 +38,6 @@ const ProjectRow = Schema.Struct({
   lastSucceededDeployAt: Schema.NullOr(Schema.Date),
   createdAt: Schema.Date
 })
-
-const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString())
-const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso))
 
 /** A row decoded into a `Project` (every field checked again), and a project encoded into a row. */
 const ProjectFromRow = ProjectRow.pipe(
@@ -63,9 +61,9 @@ const ProjectFromRow = ProjectRow.pipe(
           lastDeploy:
             row.lastDeployStatus === null || row.lastDeployAt === null
               ? null
-              : { status: row.lastDeployStatus, at: row.lastDeployAt.toISOString() },
-          lastSucceededDeployAt: isoOrNull(row.lastSucceededDeployAt),
-          createdAt: row.createdAt.toISOString()
+              : { status: row.lastDeployStatus, at: isoText(row.lastDeployAt) },
+          lastSucceededDeployAt: isoText(row.lastSucceededDeployAt),
+          createdAt: isoText(row.createdAt)
         })
       },
       encode: (project) =>
@@ -74,9 +72,9 @@ const ProjectFromRow = ProjectRow.pipe(
           account: project.account,
           plan: project.plan,
           lastDeployStatus: project.lastDeploy?.status ?? null,
-          lastDeployAt: dateOrNull(project.lastDeploy?.at ?? null),
-          lastSucceededDeployAt: dateOrNull(project.lastSucceededDeployAt),
-          createdAt: new Date(project.createdAt)
+          lastDeployAt: dateFromIso(project.lastDeploy?.at ?? null),
+          lastSucceededDeployAt: dateFromIso(project.lastSucceededDeployAt),
+          createdAt: dateFromIso(project.createdAt)
         })
     })
   )

@@ -33,6 +33,7 @@ import {
 } from "@petstore/webhooks"
 import { Effect, Layer, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { dateFromIso, isoText } from "../internal/Instants.js"
 import { storageOperation } from "../internal/storageOperation.js"
 import { PrivateKeyCipher } from "../PrivateKeyCipher.js"
 import { WebhookRow, webhookColumns, webhookOfRow } from "./PgWebhookRepository.js"
@@ -55,9 +56,6 @@ type ClaimedRow = typeof ClaimedRow.Type
 
 const ClaimedDelivery = Schema.Struct({ delivery: WebhookDelivery, event: DomainEvent })
 
-const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString())
-const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso))
-
 /** A row decoded into a claimed delivery (every field checked again), and one encoded into a row. */
 const ClaimedDeliveryFromRow = ClaimedRow.pipe(
   Schema.decodeTo(
@@ -69,14 +67,14 @@ const ClaimedDeliveryFromRow = ClaimedRow.pipe(
           eventId: row.eventId,
           hostname: row.hostname,
           attempts: row.attempts,
-          firstAttemptAt: isoOrNull(row.firstAttemptAt),
-          nextAttemptAt: row.nextAttemptAt.toISOString(),
+          firstAttemptAt: isoText(row.firstAttemptAt),
+          nextAttemptAt: isoText(row.nextAttemptAt),
           status: row.deliveryStatus
         },
         event: {
           id: row.eventId,
           type: row.type,
-          occurredAt: row.occurredAt.toISOString(),
+          occurredAt: isoText(row.occurredAt),
           projectId: row.projectId,
           hostname: row.hostname,
           data: row.data
@@ -87,11 +85,11 @@ const ClaimedDeliveryFromRow = ClaimedRow.pipe(
         eventId: delivery.eventId,
         hostname: delivery.hostname,
         attempts: delivery.attempts,
-        firstAttemptAt: dateOrNull(delivery.firstAttemptAt),
-        nextAttemptAt: new Date(delivery.nextAttemptAt),
+        firstAttemptAt: dateFromIso(delivery.firstAttemptAt),
+        nextAttemptAt: dateFromIso(delivery.nextAttemptAt),
         deliveryStatus: delivery.status,
         type: event.type,
-        occurredAt: new Date(event.occurredAt),
+        occurredAt: dateFromIso(event.occurredAt),
         projectId: event.projectId,
         data: event.data
       })

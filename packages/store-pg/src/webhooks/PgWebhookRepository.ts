@@ -30,6 +30,7 @@ import {
 import { Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { inLockedTransaction, LockSpace } from "../internal/AdvisoryLocks.js"
+import { dateFromIso, isoText } from "../internal/Instants.js"
 import { storageOperation } from "../internal/storageOperation.js"
 import * as WebhookSecrets from "../internal/webhookSecrets.js"
 import { PrivateKeyCipher } from "../PrivateKeyCipher.js"
@@ -59,7 +60,6 @@ export const webhookColumns = (sql: SqlClient.SqlClient, table: string) =>
     ${table}.previous_secret as "previousSecret", ${table}.previous_secret_until as "previousSecretUntil",
     ${table}.failing_since as "failingSince", ${table}.created_at as "createdAt"`)
 
-const isoOrNull = (date: Date | null) => (date === null ? null : date.toISOString())
 const decodeWebhook = Schema.decodeUnknownEffect(Webhook)
 
 /** A row opened (its secrets decrypted) and decoded into a `Webhook`, every field checked again. */
@@ -71,10 +71,10 @@ export const webhookOfRow = (cipher: PrivateKeyCipher["Service"], row: WebhookRo
       ...row,
       secret,
       previousSecret,
-      disabledAt: isoOrNull(row.disabledAt),
-      previousSecretUntil: isoOrNull(row.previousSecretUntil),
-      failingSince: isoOrNull(row.failingSince),
-      createdAt: row.createdAt.toISOString()
+      disabledAt: isoText(row.disabledAt),
+      previousSecretUntil: isoText(row.previousSecretUntil),
+      failingSince: isoText(row.failingSince),
+      createdAt: isoText(row.createdAt)
     })
   })
 
@@ -106,8 +106,8 @@ const DeliveryAttemptFromRow = AttemptRow.pipe(
   Schema.decodeTo(
     DeliveryAttempt,
     SchemaTransformation.transform({
-      decode: (row) => ({ ...row, at: row.at.toISOString() }),
-      encode: (attempt): AttemptRow => ({ ...attempt, at: new Date(attempt.at) })
+      decode: (row) => ({ ...row, at: isoText(row.at) }),
+      encode: (attempt): AttemptRow => ({ ...attempt, at: dateFromIso(attempt.at) })
     })
   )
 )

@@ -1,0 +1,26 @@
+/**
+ * Instants between the rows and the domain: @effect/sql-pg hands a `timestamptz` over as a `Date`,
+ * the domain's encoded forms spell an instant as ISO 8601 text. One conversion each way, an empty
+ * column (null) staying null, and the Clock's time as a `Date` for what a write stamps.
+ */
+import { Clock, Effect } from "effect"
+
+/** The ISO 8601 text of a column's instant; null stays null. */
+export function isoText(date: Date): string
+export function isoText(date: Date | null): string | null
+export function isoText(date: Date | null): string | null {
+  return date === null ? null : date.toISOString()
+}
+
+/** The `Date` a column takes for an instant's ISO 8601 text; null stays null. */
+export function dateFromIso(iso: string): Date
+export function dateFromIso(iso: string | null): Date | null
+export function dateFromIso(iso: string | null): Date | null {
+  return iso === null ? null : new Date(iso)
+}
+
+/** The Clock's time as a `Date`: when a write happens (its events occurred then). */
+export const clockDate: Effect.Effect<Date> = Effect.map(
+  Clock.currentTimeMillis,
+  (millis) => new Date(millis)
+)
