@@ -52,6 +52,7 @@ import { Context, Effect, Layer, Option, Schema, SchemaTransformation } from "ef
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { inLockedTransaction, LockSpace } from "../internal/AdvisoryLocks.js"
 import { clockDate, dateFromIso, isoText } from "../internal/Instants.js"
+import { Lease, type LeasedTable, leasesOf } from "../internal/Leases.js"
 import { isRaceRefusal, LostRace } from "../internal/lostRace.js"
 import { storageOperation } from "../internal/storageOperation.js"
 import { isUniqueViolation } from "../internal/uniqueViolation.js"
@@ -143,7 +144,13 @@ const CustomDomainFromRow = DomainRow.pipe(
 /** A domain's key: what names one row, and what comes back of the rows changed. */
 const DomainKey = Schema.Struct({ projectId: ProjectId, hostname: Hostname })
 
-const Lease = Schema.Struct({ holder: Schema.String, until: Schema.Date })
+/** Where domains keep the lease of a worker's check. */
+const domainLeases: LeasedTable<"project_id" | "hostname"> = {
+  table: "custom_domains",
+  key: ["project_id", "hostname"],
+  holder: "lease_holder",
+  until: "lease_until"
+}
 
 /** A write's events as the outbox reads them (JSON text): the events, and the projects whose order they keep. */
 const OutboxInput = Schema.Struct({ events: Schema.String, projects: Schema.String })
@@ -203,6 +210,7 @@ export interface PgDomainStores {
 
 export const make: Effect.Effect<PgDomainStores, never, SqlClient.SqlClient> = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+  const leases = leasesOf(sql, domainLeases)
 
   const columns = sql.literal(`hostname, project_id as "projectId", account, kind, status,
       dns_record as "dnsRecord", ownership, verification_last_checked_at as "lastCheckedAt",
@@ -278,7 +286,7 @@ export const make: Effect.Effect<PgDomainStores, never, SqlClient.SqlClient> = E
           issuance = result.issuance,
           issuance_next_attempt_at = result."issuanceNextAttemptAt",
           version = stored.version + 1,
-          lease_holder = null, lease_until = null
+          ${leases.ended}
         from jsonb_to_recordset(${rows}::jsonb) as result(
           hostname text, "projectId" text, kind text, status text, "dnsRecord" jsonb, ownership jsonb,
           "lastCheckedAt" timestamptz, "nextCheckAt" timestamptz, deadline timestamptz, problems jsonb,
@@ -310,7 +318,7 @@ export const make: Effect.Effect<PgDomainStores, never, SqlClient.SqlClient> = E
     execute: ({ changes, holder, occurredAt }) => sql`
         with completed as (${updateRows(
           changes.rows,
-          sql`and stored.lease_holder = ${holder}
+          sql`and ${leases.heldBy("stored", holder)}
             and (result.status <> 'verified' or not exists (
               select from custom_domains as other
               where other.hostname = result.hostname and other.status = 'verified'
@@ -525,16 +533,14 @@ export const make: Effect.Effect<PgDomainStores, never, SqlClient.SqlClient> = E
     Request: Schema.Struct({ now: Schema.Date, limit: Schema.Int, lease: Lease }),
     Result: CustomDomainFromRow,
     execute: ({ lease, limit, now }) => sql`
-        with claimed as (
-          update custom_domains set lease_holder = ${lease.holder}, lease_until = ${lease.until}
-          where (project_id, hostname) in (
-            select project_id, hostname from custom_domains
-            where work_due_at <= ${now}
-              and (lease_until is null or lease_until <= ${now})
-            order by work_due_at, position
-            limit ${limit}
-            for update skip locked)
-          returning ${columns}, work_due_at, position)
+        with claimed as (${leases.claimDue({
+          lease,
+          now,
+          limit,
+          due: sql`work_due_at <= ${now}`,
+          order: sql`work_due_at, position`,
+          returning: sql`${columns}, work_due_at, position`
+        })})
         select hostname, "projectId", account, kind, status, "dnsRecord", ownership, "lastCheckedAt",
           "nextCheckAt", deadline, problems, certificate, "createdAt", issuance, "issuanceNextAttemptAt",
           version
@@ -549,9 +555,7 @@ export const make: Effect.Effect<PgDomainStores, never, SqlClient.SqlClient> = E
 
   const releaseLease = SqlSchema.void({
     Request: Schema.Struct({ projectId: ProjectId, hostname: Hostname, holder: Schema.String }),
-    execute: ({ holder, hostname, projectId }) => sql`
-        update custom_domains set lease_holder = null, lease_until = null
-        where project_id = ${projectId} and hostname = ${hostname} and lease_holder = ${holder}`
+    execute: ({ holder, hostname, projectId }) => leases.release({ project_id: projectId, hostname }, holder)
   })
 
   const domains = CustomDomainRepository.of({

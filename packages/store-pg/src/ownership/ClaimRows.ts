@@ -7,6 +7,7 @@ import { Claim, ClaimRecord, ClaimStatus } from "@petstore/ownership"
 import { Schema, SchemaTransformation } from "effect"
 import type { SqlClient, Statement } from "effect/sql"
 import { dateFromIso, isoText } from "../internal/Instants.js"
+import { type LeasedTable, leasesOf } from "../internal/Leases.js"
 
 /** A `claims` row as selected by `claimColumns`: jsonb parsed by @effect/sql-pg, timestamps as `Date`. */
 const ClaimRow = Schema.Struct({
@@ -53,6 +54,14 @@ export const ClaimFromRow = ClaimRow.pipe(
   )
 )
 
+/** Where claims keep the lease of a worker's recheck. */
+export const claimLeases: LeasedTable<"account" | "apex"> = {
+  table: "claims",
+  key: ["account", "apex"],
+  holder: "lease_holder",
+  until: "lease_until"
+}
+
 export const claimColumns = `account, apex, status, txt, verified_at as "verifiedAt",
   created_at as "createdAt", last_checked_at as "lastCheckedAt", next_check_at as "nextCheckAt", version`
 
@@ -69,7 +78,7 @@ export const storeClaimRows = (
   update claims as stored set
     status = result.status, txt = result.txt, verified_at = result."verifiedAt",
     last_checked_at = result."lastCheckedAt", next_check_at = result."nextCheckAt",
-    version = stored.version + 1, lease_holder = null, lease_until = null
+    version = stored.version + 1, ${leasesOf(sql, claimLeases).ended}
   from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as result(
     account text, apex text, status text, txt jsonb, "verifiedAt" timestamptz,
     "lastCheckedAt" timestamptz, "nextCheckAt" timestamptz, version integer)

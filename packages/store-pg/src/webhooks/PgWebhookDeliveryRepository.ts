@@ -2,10 +2,10 @@
  * WebhookDeliveryRepository on PostgreSQL: the queue `webhook_deliveries`, which the domain repository
  * fills in the statement that appends each event (`PgDomainRepository`'s outbox).
  *
- * Claiming is one statement: lock the lanes, the rows of enabled webhooks whose lane lease is free
- * and that have a due delivery, oldest due first, `for update skip locked` (concurrent workers skip
- * each other's webhooks), lease each lane in `webhooks` itself, and lease each lane's oldest due
- * delivery. The lane lease is a column of the locked row, so a worker that waited on the row sees it
+ * Claiming is one statement, with the leases of `internal/Leases`: lease the lanes, the rows of
+ * enabled webhooks whose lane lease is free and that have a due delivery, oldest due first,
+ * `for update skip locked` (concurrent workers skip each other's webhooks), in `webhooks` itself, and
+ * lease each lane's oldest due delivery. The lane lease is a column of the locked row, so a worker that waited on the row sees it
  * taken when it rechecks the row (PostgreSQL re-evaluates the locked row's own columns, not a
  * subquery's snapshot): at most one delivery per webhook is ever leased. Only the earliest pending
  * delivery of a webhook and hostname may be claimed (the partial index `webhook_deliveries_order` finds
@@ -34,6 +34,7 @@ import {
 import { Effect, Layer, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { dateFromIso, isoText } from "../internal/Instants.js"
+import { Lease, type LeasedTable, leasesOf } from "../internal/Leases.js"
 import { storageOperation } from "../internal/storageOperation.js"
 import { PrivateKeyCipher } from "../PrivateKeyCipher.js"
 import { WebhookRow, webhookColumns, webhookOfRow } from "./PgWebhookRepository.js"
@@ -99,7 +100,21 @@ const ClaimedDeliveryFromRow = ClaimedRow.pipe(
 
 const DeliveryKey = Schema.Struct({ webhookId: WebhookId, eventId: DomainEventId })
 
-const Lease = Schema.Struct({ holder: Schema.String, until: Schema.Date })
+/** Where deliveries keep the lease of the worker sending one. */
+const deliveryLeases: LeasedTable<"webhook_id" | "event_id"> = {
+  table: "webhook_deliveries",
+  key: ["webhook_id", "event_id"],
+  holder: "lease_holder",
+  until: "lease_until"
+}
+
+/** Where webhooks keep the lease of their lane: at most one delivery of a webhook is out at a time. */
+const laneLeases: LeasedTable<"id"> = {
+  table: "webhooks",
+  key: ["id"],
+  holder: "lane_holder",
+  until: "lane_until"
+}
 
 const HealthChange = Schema.Struct({
   expectedFailingSince: Schema.NullOr(Schema.Date),
@@ -123,6 +138,8 @@ export const make: Effect.Effect<
 > = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const cipher = yield* PrivateKeyCipher
+  const deliveries = leasesOf(sql, deliveryLeases)
+  const lanes = leasesOf(sql, laneLeases)
 
   const claimDue = SqlSchema.findAll({
     Request: Schema.Struct({ now: Schema.Date, limit: Schema.Int, lease: Lease }),
@@ -131,29 +148,26 @@ export const make: Effect.Effect<
         with due as (
           select d.webhook_id, d.event_id, d.next_attempt_at from webhook_deliveries as d
           where d.status = 'pending' and d.next_attempt_at <= ${now}
-            and (d.lease_until is null or d.lease_until <= ${now})
+            and ${deliveries.isFree(now, "d")}
             and not exists (
               select 1 from webhook_deliveries as earlier
               where earlier.webhook_id = d.webhook_id and earlier.hostname = d.hostname
                 and earlier.status = 'pending' and earlier.event_id < d.event_id)),
-        lanes as (
-          select lane.id from webhooks as lane
-          where lane.status = 'enabled' and (lane.lane_until is null or lane.lane_until <= ${now})
-            and lane.id in (select webhook_id from due)
-          order by (select min(due.next_attempt_at) from due where due.webhook_id = lane.id), lane.id
-          limit ${limit}
-          for update of lane skip locked),
-        leased_lanes as (
-          update webhooks set lane_holder = ${lease.holder}, lane_until = ${lease.until}
-          from lanes where webhooks.id = lanes.id
-          returning webhooks.id),
+        leased_lanes as (${lanes.claimDue({
+          lease,
+          now,
+          limit,
+          due: sql`status = 'enabled' and id in (select webhook_id from due)`,
+          order: sql`(select min(due.next_attempt_at) from due where due.webhook_id = webhooks.id), id`,
+          returning: sql`id`
+        })}),
         picked as (
           select (select due.event_id from due where due.webhook_id = leased_lanes.id
               order by due.next_attempt_at, due.event_id limit 1) as event_id,
             leased_lanes.id as webhook_id
           from leased_lanes),
         leased as (
-          update webhook_deliveries set lease_holder = ${lease.holder}, lease_until = ${lease.until}
+          update webhook_deliveries set ${deliveries.take(lease)}
           from picked
           where webhook_deliveries.webhook_id = picked.webhook_id
             and webhook_deliveries.event_id = picked.event_id
@@ -209,10 +223,10 @@ export const make: Effect.Effect<
             update webhook_deliveries as delivery set
               attempts = result.attempts, first_attempt_at = result."firstAttemptAt",
               next_attempt_at = result."nextAttemptAt", status = result.status,
-              lease_holder = null, lease_until = null
+              ${deliveries.ended}
             from result
             where delivery.webhook_id = result."webhookId" and delivery.event_id = result."eventId"
-              and delivery.lease_holder = ${holder}
+              and ${deliveries.heldBy("delivery", holder)}
             returning delivery.webhook_id, delivery.event_id),
           recorded as (
             insert into webhook_attempts (webhook_id, event_id, attempt, status, http_status, error, at)
@@ -230,8 +244,7 @@ export const make: Effect.Effect<
               join webhooks as webhook on webhook.id = result."webhookId"),
           lane as (
             update webhooks as webhook set
-              lane_holder = case when webhook.lane_holder = ${holder} then null else webhook.lane_holder end,
-              lane_until = case when webhook.lane_holder = ${holder} then null else webhook.lane_until end,
+              ${lanes.endedIfHeldBy("webhook", holder)},
               failing_since = case when health.applies then health."failingSince" else webhook.failing_since end,
               status = case when health.applies and health."disabledAt" is not null then 'disabled'
                 else webhook.status end,
@@ -251,11 +264,11 @@ export const make: Effect.Effect<
   const releaseLease = SqlSchema.void({
     Request: Schema.Struct({ ...DeliveryKey.fields, holder: Schema.String }),
     execute: ({ eventId, holder, webhookId }) => sql`
-        with released as (
-          update webhook_deliveries set lease_holder = null, lease_until = null
-          where webhook_id = ${webhookId} and event_id = ${eventId}::bigint and lease_holder = ${holder})
-        update webhooks set lane_holder = null, lane_until = null
-        where id = ${webhookId} and lane_holder = ${holder}`
+        with released as (${deliveries.release(
+          { webhook_id: webhookId, event_id: sql`${eventId}::bigint` },
+          holder
+        )})
+        ${lanes.release({ id: webhookId }, holder)}`
   })
 
   const decodeClaimed = Schema.decodeUnknownEffect(ClaimedDeliveryFromRow)
