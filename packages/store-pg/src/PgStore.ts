@@ -49,6 +49,7 @@ import * as PgMigrations from "./PgMigrations.js"
 import * as PgStorageHealth from "./PgStorageHealth.js"
 import type { PrivateKeyCipher } from "./PrivateKeyCipher.js"
 import * as PgProjectRepository from "./projects/PgProjectRepository.js"
+import * as PgDomainConfigRepository from "./serving/PgDomainConfigRepository.js"
 import * as PgServingChanges from "./serving/PgServingChanges.js"
 import * as PgWebhookDeliveryRepository from "./webhooks/PgWebhookDeliveryRepository.js"
 import * as PgWebhookRepository from "./webhooks/PgWebhookRepository.js"
@@ -74,7 +75,8 @@ export const layer: Layer.Layer<
   PgPetRepository.layer,
   PgIdempotencyRepository.layer,
   PgApiKeyRepository.layerCached(),
-  Layer.merge(announcingProjects, announcingDomainConfigs).pipe(Layer.provide(PgProjectRepository.layer)),
+  announcingProjects.pipe(Layer.provide(PgProjectRepository.layer)),
+  announcingDomainConfigs.pipe(Layer.provide(PgDomainConfigRepository.layer)),
   Layer.merge(announcingCustomDomains, announcingDecidedWrites).pipe(Layer.provide(PgDomainRepository.layer)),
   PgDomainEventRepository.layer,
   PgClaimRepository.layer,

@@ -1,7 +1,7 @@
 /**
  * ProjectRepository on PostgreSQL. The id is the primary key of `projects`, so a second project with
- * an id already taken (by any account) is refused by the database itself; the domain config is a
- * jsonb column, null until the owner saves one.
+ * an id already taken (by any account) is refused by the database itself. (The row's domain config
+ * is `serving/PgDomainConfigRepository`'s.)
  *
  * An insert counts the account's projects and adds its own in one transaction under an advisory lock
  * of the account's, taken first: two creations at the limit are counted one after the other, never
@@ -11,17 +11,7 @@
 
 import { type LimitReached, type LimitValues, limitReached } from "@petstore/kernel"
 import { DeployStatus, Plan, Project, ProjectId, ProjectIdTaken, ProjectRepository } from "@petstore/projects"
-import { DomainConfig, DomainConfigRepository } from "@petstore/serving"
-import {
-  Array as Arr,
-  Context,
-  Effect,
-  Layer,
-  Option,
-  Schema,
-  SchemaIssue,
-  SchemaTransformation
-} from "effect"
+import { Array as Arr, Effect, Layer, Option, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { inLockedTransaction, LockSpace } from "../internal/AdvisoryLocks.js"
 import { dateFromIso, isoText } from "../internal/Instants.js"
@@ -80,130 +70,103 @@ const ProjectFromRow = ProjectRow.pipe(
   )
 )
 
-const ConfigRow = Schema.Struct({ config: Schema.NullOr(DomainConfig) })
+export const make: Effect.Effect<ProjectRepository["Service"], never, SqlClient.SqlClient> = Effect.gen(
+  function* () {
+    const sql = yield* SqlClient.SqlClient
 
-/** The project repository and the domain configs, kept in the projects' rows. */
-export interface PgProjectStores {
-  readonly projects: ProjectRepository["Service"]
-  readonly configs: DomainConfigRepository["Service"]
-}
-
-export const make: Effect.Effect<PgProjectStores, never, SqlClient.SqlClient> = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-
-  const columns = sql.literal(`id, account, plan, last_deploy_status as "lastDeployStatus",
+    const columns = sql.literal(`id, account, plan, last_deploy_status as "lastDeployStatus",
       last_deploy_at as "lastDeployAt", last_succeeded_deploy_at as "lastSucceededDeployAt",
       created_at as "createdAt"`)
 
-  const insertBelow = SqlSchema.findAll({
-    Request: Schema.Struct({ row: ProjectFromRow, maxPerAccount: Schema.Int }),
-    Result: Schema.Struct({ id: Schema.String }),
-    execute: ({ maxPerAccount, row }) => sql`
+    const insertBelow = SqlSchema.findAll({
+      Request: Schema.Struct({ row: ProjectFromRow, maxPerAccount: Schema.Int }),
+      Result: Schema.Struct({ id: Schema.String }),
+      execute: ({ maxPerAccount, row }) => sql`
         insert into projects (id, account, plan, last_deploy_status, last_deploy_at,
                               last_succeeded_deploy_at, created_at)
         select ${row.id}, ${row.account}, ${row.plan}, ${row.lastDeployStatus}, ${row.lastDeployAt},
                ${row.lastSucceededDeployAt}, ${row.createdAt}
         where (select count(*) from projects where account = ${row.account}) < ${maxPerAccount}
         returning id`
-  })
+    })
 
-  const insert = (project: Project, { projectsPerAccount }: Pick<LimitValues, "projectsPerAccount">) =>
-    inLockedTransaction(
-      sql,
-      LockSpace.accountProjects,
-      project.account
-    )(insertBelow({ row: project, maxPerAccount: projectsPerAccount })).pipe(
-      Effect.map((inserted) => (inserted.length === 0 ? "limit" : "inserted")),
-      Effect.catchIf(isUniqueViolation("projects_pkey"), () => Effect.succeed("taken" as const)),
-      storageOperation("ProjectRepository.insert"),
-      Effect.flatMap((outcome): Effect.Effect<void, ProjectIdTaken | LimitReached> => {
-        if (outcome === "taken") return Effect.fail(new ProjectIdTaken({ id: project.id }))
-        if (outcome === "limit") return Effect.fail(limitReached("projectsPerAccount", projectsPerAccount))
-        return Effect.void
-      })
-    )
+    const insert = (project: Project, { projectsPerAccount }: Pick<LimitValues, "projectsPerAccount">) =>
+      inLockedTransaction(
+        sql,
+        LockSpace.accountProjects,
+        project.account
+      )(insertBelow({ row: project, maxPerAccount: projectsPerAccount })).pipe(
+        Effect.map((inserted) => (inserted.length === 0 ? "limit" : "inserted")),
+        Effect.catchIf(isUniqueViolation("projects_pkey"), () => Effect.succeed("taken" as const)),
+        storageOperation("ProjectRepository.insert"),
+        Effect.flatMap((outcome): Effect.Effect<void, ProjectIdTaken | LimitReached> => {
+          if (outcome === "taken") return Effect.fail(new ProjectIdTaken({ id: project.id }))
+          if (outcome === "limit") return Effect.fail(limitReached("projectsPerAccount", projectsPerAccount))
+          return Effect.void
+        })
+      )
 
-  const listOwned = SqlSchema.findAll({
-    Request: Schema.Struct({
-      account: Schema.String,
-      after: Schema.NullOr(Schema.String),
-      limit: Schema.Int
-    }),
-    Result: ProjectFromRow,
-    execute: ({ account, after, limit }) => sql`
+    const listOwned = SqlSchema.findAll({
+      Request: Schema.Struct({
+        account: Schema.String,
+        after: Schema.NullOr(Schema.String),
+        limit: Schema.Int
+      }),
+      Result: ProjectFromRow,
+      execute: ({ account, after, limit }) => sql`
         select ${columns} from projects
         where account = ${account} ${after === null ? sql`` : sql`and id collate "C" > ${after}`}
         order by id collate "C"
         limit ${limit}`
-  })
+    })
 
-  const update = SqlSchema.void({
-    Request: ProjectFromRow,
-    execute: (row) => sql`
+    const update = SqlSchema.void({
+      Request: ProjectFromRow,
+      execute: (row) => sql`
         update projects set account = ${row.account}, plan = ${row.plan},
           last_deploy_status = ${row.lastDeployStatus}, last_deploy_at = ${row.lastDeployAt},
           last_succeeded_deploy_at = ${row.lastSucceededDeployAt}, created_at = ${row.createdAt}
         where id = ${row.id}`
-  })
+    })
 
-  const findById = SqlSchema.findOneOption({
-    Request: ProjectId,
-    Result: ProjectFromRow,
-    execute: (id) => sql`select ${columns} from projects where id = ${id}`
-  })
+    const findById = SqlSchema.findOneOption({
+      Request: ProjectId,
+      Result: ProjectFromRow,
+      execute: (id) => sql`select ${columns} from projects where id = ${id}`
+    })
 
-  const findOwned = SqlSchema.findOneOption({
-    Request: Schema.Struct({ account: Schema.String, id: ProjectId }),
-    Result: ProjectFromRow,
-    execute: ({ account, id }) =>
-      sql`select ${columns} from projects where id = ${id} and account = ${account}`
-  })
+    const findOwned = SqlSchema.findOneOption({
+      Request: Schema.Struct({ account: Schema.String, id: ProjectId }),
+      Result: ProjectFromRow,
+      execute: ({ account, id }) =>
+        sql`select ${columns} from projects where id = ${id} and account = ${account}`
+    })
 
-  const findConfig = SqlSchema.findOneOption({
-    Request: ProjectId,
-    Result: ConfigRow,
-    execute: (id) => sql`select domain_config as "config" from projects where id = ${id}`
-  })
+    return ProjectRepository.of({
+      insert,
+      listOwned: ({ account, after, limit }) => {
+        const size = Math.max(0, Math.floor(limit))
+        return listOwned({ account, after: Option.getOrNull(after), limit: size + 1 }).pipe(
+          Effect.map((found) => {
+            const projects = found.slice(0, size)
+            return {
+              projects,
+              nextAfter:
+                found.length > size ? Option.map(Arr.last(projects), (last) => last.id) : Option.none()
+            }
+          }),
+          storageOperation("ProjectRepository.listOwned")
+        )
+      },
+      findById: (id) => findById(id).pipe(storageOperation("ProjectRepository.findById")),
+      findOwned: (account, id) =>
+        findOwned({ account, id }).pipe(storageOperation("ProjectRepository.findOwned")),
+      update: (project) => update(project).pipe(storageOperation("ProjectRepository.update"))
+    })
+  }
+)
 
-  const saveConfig = SqlSchema.void({
-    Request: Schema.Struct({ id: ProjectId, config: Schema.fromJsonString(DomainConfig) }),
-    execute: ({ config, id }) => sql`update projects set domain_config = ${config}::jsonb where id = ${id}`
-  })
-
-  const projects = ProjectRepository.of({
-    insert,
-    listOwned: ({ account, after, limit }) => {
-      const size = Math.max(0, Math.floor(limit))
-      return listOwned({ account, after: Option.getOrNull(after), limit: size + 1 }).pipe(
-        Effect.map((found) => {
-          const projects = found.slice(0, size)
-          return {
-            projects,
-            nextAfter: found.length > size ? Option.map(Arr.last(projects), (last) => last.id) : Option.none()
-          }
-        }),
-        storageOperation("ProjectRepository.listOwned")
-      )
-    },
-    findById: (id) => findById(id).pipe(storageOperation("ProjectRepository.findById")),
-    findOwned: (account, id) =>
-      findOwned({ account, id }).pipe(storageOperation("ProjectRepository.findOwned")),
-    update: (project) => update(project).pipe(storageOperation("ProjectRepository.update"))
-  })
-  const configs = DomainConfigRepository.of({
-    find: (id) =>
-      findConfig(id).pipe(
-        Effect.map(Option.flatMap((row) => Option.fromNullishOr(row.config))),
-        storageOperation("DomainConfigRepository.find")
-      ),
-    save: (id, config) => saveConfig({ id, config }).pipe(storageOperation("DomainConfigRepository.save"))
-  })
-  return { projects, configs }
-})
-
-export const layer: Layer.Layer<ProjectRepository | DomainConfigRepository, never, SqlClient.SqlClient> =
-  Layer.effectContext(
-    Effect.map(make, ({ configs, projects }) =>
-      Context.make(ProjectRepository, projects).pipe(Context.add(DomainConfigRepository, configs))
-    )
-  )
+export const layer: Layer.Layer<ProjectRepository, never, SqlClient.SqlClient> = Layer.effect(
+  ProjectRepository,
+  make
+)
