@@ -44,6 +44,7 @@ import * as PgDomainEventRepository from "./events/PgDomainEventRepository.js"
 import { connectedClientLayer } from "./internal/connectedClientLayer.js"
 import * as PgApiKeyRepository from "./keys/PgApiKeyRepository.js"
 import * as PgClaimRepository from "./ownership/PgClaimRepository.js"
+import * as PgDecidedWritesStore from "./ownership/PgDecidedWritesStore.js"
 import * as PgOwnershipRepository from "./ownership/PgOwnershipRepository.js"
 import * as PgMigrations from "./PgMigrations.js"
 import * as PgStorageHealth from "./PgStorageHealth.js"
@@ -77,7 +78,8 @@ export const layer: Layer.Layer<
   PgApiKeyRepository.layerCached(),
   announcingProjects.pipe(Layer.provide(PgProjectRepository.layer)),
   announcingDomainConfigs.pipe(Layer.provide(PgDomainConfigRepository.layer)),
-  Layer.merge(announcingCustomDomains, announcingDecidedWrites).pipe(Layer.provide(PgDomainRepository.layer)),
+  announcingCustomDomains.pipe(Layer.provide(PgDomainRepository.layer)),
+  announcingDecidedWrites.pipe(Layer.provide(PgDecidedWritesStore.layer)),
   PgDomainEventRepository.layer,
   PgClaimRepository.layer,
   PgOwnershipRepository.layer,

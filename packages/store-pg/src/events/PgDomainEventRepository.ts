@@ -1,6 +1,6 @@
 /**
- * DomainEventRepository on PostgreSQL: the read side of `domain_events`, which the domain repository
- * appends to in the transactions of its writes. A project's events are read by keyset on their id
+ * DomainEventRepository on PostgreSQL: the read side of `domain_events`, which every write of domains
+ * appends to in its own transaction (`Outbox`). A project's events are read by keyset on their id
  * (the index on project and id), one more than the page asks, to know whether more follow; every
  * row is decoded into a `DomainEvent` again, so a row the domain refuses is a `StorageError` naming
  * its column, never an event handed on. Retention deletes by time (the index on `occurred_at`).

@@ -1,6 +1,6 @@
 /**
- * WebhookDeliveryRepository on PostgreSQL: the queue `webhook_deliveries`, which the domain repository
- * fills in the statement that appends each event (`PgDomainRepository`'s outbox).
+ * WebhookDeliveryRepository on PostgreSQL: the queue `webhook_deliveries`, which every write of
+ * domains fills in the statement that appends its events (`events/Outbox`).
  *
  * Claiming is one statement, with the leases of `internal/Leases`: lease the lanes, the rows of
  * enabled webhooks whose lane lease is free and that have a due delivery, oldest due first,
@@ -35,6 +35,7 @@ import { Effect, Layer, Schema, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { dateFromIso, isoText } from "../internal/Instants.js"
 import { Lease, type LeasedTable, leasesOf } from "../internal/Leases.js"
+import { keyText, lastPerKey } from "../internal/RowKeys.js"
 import { storageOperation } from "../internal/storageOperation.js"
 import { PrivateKeyCipher } from "../PrivateKeyCipher.js"
 import { WebhookRow, webhookColumns, webhookOfRow } from "./PgWebhookRepository.js"
@@ -127,9 +128,6 @@ const DeliveryResult = Schema.Struct({
   attempt: DeliveryAttempt,
   health: HealthChange
 })
-
-// Neither an id has a line break, so the pair's text names one delivery alone.
-const keyText = (key: typeof DeliveryKey.Type): string => `${key.webhookId}\n${key.eventId}`
 
 export const make: Effect.Effect<
   WebhookDeliveryRepository["Service"],
@@ -318,7 +316,7 @@ export const make: Effect.Effect<
       ),
     complete: (results, holder) => {
       // The last result for a delivery is the one stored, should a round carry two.
-      const latest = [...new Map(results.map((result) => [keyText(result.delivery), result])).values()]
+      const latest = lastPerKey(results, ({ delivery }) => keyText(delivery.webhookId, delivery.eventId))
       return (latest.length === 0 ? Effect.succeed([]) : complete({ results: latest, holder })).pipe(
         storageOperation("WebhookDeliveryRepository.complete")
       )
