@@ -20,114 +20,26 @@
  * was lost (taken over, the webhook removed) records nothing.
  */
 
-import { CustomDomainResource } from "@petstore/domains"
-import { DomainEvent, DomainEventId, DomainEventType } from "@petstore/events"
 import {
   type ClaimedDelivery as ClaimedDeliveryType,
-  DeliveryAttempt,
   signingSecretsOf,
-  WebhookDelivery,
-  WebhookDeliveryRepository,
-  WebhookDeliveryStatus,
-  WebhookId
+  WebhookDeliveryRepository
 } from "@petstore/webhooks"
-import { Effect, Layer, Schema, SchemaTransformation } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { dateFromIso, isoText } from "../internal/Instants.js"
-import { Lease, type LeasedTable, leasesOf } from "../internal/Leases.js"
+import { Lease, leasesOf } from "../internal/Leases.js"
 import { keyText, lastPerKey } from "../internal/RowKeys.js"
 import { storageOperation } from "../internal/storageOperation.js"
 import { PrivateKeyCipher } from "../PrivateKeyCipher.js"
-import { WebhookRow, webhookColumns, webhookOfRow } from "./PgWebhookRepository.js"
-
-/** A claimed delivery's row as selected below: its event's and webhook's columns beside its own. */
-const ClaimedRow = Schema.Struct({
-  webhookId: Schema.String,
-  eventId: Schema.String,
-  hostname: Schema.String,
-  attempts: Schema.Int,
-  firstAttemptAt: Schema.NullOr(Schema.Date),
-  nextAttemptAt: Schema.Date,
-  deliveryStatus: WebhookDeliveryStatus,
-  type: DomainEventType,
-  occurredAt: Schema.Date,
-  projectId: Schema.String,
-  data: Schema.toEncoded(CustomDomainResource)
-})
-type ClaimedRow = typeof ClaimedRow.Type
-
-const ClaimedDelivery = Schema.Struct({ delivery: WebhookDelivery, event: DomainEvent })
-
-/** A row decoded into a claimed delivery (every field checked again), and one encoded into a row. */
-const ClaimedDeliveryFromRow = ClaimedRow.pipe(
-  Schema.decodeTo(
-    ClaimedDelivery,
-    SchemaTransformation.transform({
-      decode: (row) => ({
-        delivery: {
-          webhookId: row.webhookId,
-          eventId: row.eventId,
-          hostname: row.hostname,
-          attempts: row.attempts,
-          firstAttemptAt: isoText(row.firstAttemptAt),
-          nextAttemptAt: isoText(row.nextAttemptAt),
-          status: row.deliveryStatus
-        },
-        event: {
-          id: row.eventId,
-          type: row.type,
-          occurredAt: isoText(row.occurredAt),
-          projectId: row.projectId,
-          hostname: row.hostname,
-          data: row.data
-        }
-      }),
-      encode: ({ delivery, event }): ClaimedRow => ({
-        webhookId: delivery.webhookId,
-        eventId: delivery.eventId,
-        hostname: delivery.hostname,
-        attempts: delivery.attempts,
-        firstAttemptAt: dateFromIso(delivery.firstAttemptAt),
-        nextAttemptAt: dateFromIso(delivery.nextAttemptAt),
-        deliveryStatus: delivery.status,
-        type: event.type,
-        occurredAt: dateFromIso(event.occurredAt),
-        projectId: event.projectId,
-        data: event.data
-      })
-    })
-  )
-)
-
-const DeliveryKey = Schema.Struct({ webhookId: WebhookId, eventId: DomainEventId })
-
-/** Where deliveries keep the lease of the worker sending one. */
-const deliveryLeases: LeasedTable<"webhook_id" | "event_id"> = {
-  table: "webhook_deliveries",
-  key: ["webhook_id", "event_id"],
-  holder: "lease_holder",
-  until: "lease_until"
-}
-
-/** Where webhooks keep the lease of their lane: at most one delivery of a webhook is out at a time. */
-const laneLeases: LeasedTable<"id"> = {
-  table: "webhooks",
-  key: ["id"],
-  holder: "lane_holder",
-  until: "lane_until"
-}
-
-const HealthChange = Schema.Struct({
-  expectedFailingSince: Schema.NullOr(Schema.Date),
-  failingSince: Schema.NullOr(Schema.Date),
-  disabled: Schema.NullOr(Schema.Struct({ at: Schema.Date, reason: Schema.String }))
-})
-
-const DeliveryResult = Schema.Struct({
-  delivery: WebhookDelivery,
-  attempt: DeliveryAttempt,
-  health: HealthChange
-})
+import {
+  ClaimedDeliveryFromRow,
+  ClaimedRow,
+  DeliveryKey,
+  DeliveryResult,
+  deliveryLeases,
+  laneLeases
+} from "./DeliveryRows.js"
+import { WebhookRow, webhookColumns, webhookOfRow } from "./WebhookRows.js"
 
 export const make: Effect.Effect<
   WebhookDeliveryRepository["Service"],
