@@ -17,8 +17,9 @@
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { ApiKeyHash, type ApiKeyId, type ApiKeyRecord, ApiKeyRepository } from "@petstore/kernel"
-import { Clock, Context, Duration, Effect, Latch, Layer, Option, Result, Schema, type Scope } from "effect"
+import { Clock, Duration, Effect, Latch, Layer, Option, Result, Schema, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
+import { Invalidation } from "../internal/Invalidation.js"
 import { listenForNotifications } from "../internal/listenForNotifications.js"
 import { storageOperation } from "../internal/storageOperation.js"
 import { ApiKeyCache } from "./ApiKeyCache.js"
@@ -27,20 +28,11 @@ import { apiKeyFromRow, apiKeysFromRows } from "./ApiKeyRow.js"
 /** The channel migration 0007's trigger announces changed hashes on (an empty payload: all of them). */
 export const changesChannel = "api_key_changes"
 
-/** How the cache of keys hears that a key changed (see the module's description). */
-export type Invalidation = "notifications" | "in-process"
-
 /**
- * The invalidation `layerCached` uses when its options name none: a fact about the database the
- * client reaches. `EmbeddedPostgres.clientLayer` provides `"in-process"`; any other client gets
- * `"notifications"`.
+ * How the cache of keys hears that a key changed (see the module's description): what `layerCached`
+ * uses when its options name none, stated by the client layer.
  */
-export const Invalidation = Context.Reference<Invalidation>(
-  "@petstore/store-pg/PgApiKeyRepository/Invalidation",
-  {
-    defaultValue: () => "notifications"
-  }
-)
+export { Invalidation } from "../internal/Invalidation.js"
 
 export interface CacheOptions {
   /** Default: the `Invalidation` reference (what the client layer says). */
