@@ -8,32 +8,20 @@
 import { CustomDomainResource } from "@petstore/domains"
 import { DomainEvent, type DomainEventId, DomainEventRepository, DomainEventType } from "@petstore/events"
 import { ProjectId } from "@petstore/projects"
-import { Array as Arr, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
+import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { dateFromIso, isoText } from "../internal/Instants.js"
+import { IsoFromDate } from "../internal/Instants.js"
 import { storageOperation } from "../internal/storageOperation.js"
 
-/** A `domain_events` row as selected below: the id as text, jsonb parsed by @effect/sql-pg. */
-const EventRow = Schema.Struct({
+/** A `domain_events` row as selected below (the id as text, jsonb parsed), decoded into a `DomainEvent`. */
+const DomainEventFromRow = Schema.Struct({
   id: Schema.String,
   type: DomainEventType,
-  occurredAt: Schema.Date,
+  occurredAt: IsoFromDate,
   projectId: Schema.String,
   hostname: Schema.String,
   data: Schema.toEncoded(CustomDomainResource)
-})
-type EventRow = typeof EventRow.Type
-
-/** A row decoded into a `DomainEvent` (every field checked again). */
-const DomainEventFromRow = EventRow.pipe(
-  Schema.decodeTo(
-    DomainEvent,
-    SchemaTransformation.transform({
-      decode: (row) => ({ ...row, occurredAt: isoText(row.occurredAt) }),
-      encode: (event): EventRow => ({ ...event, occurredAt: dateFromIso(event.occurredAt) })
-    })
-  )
-)
+}).pipe(Schema.decodeTo(DomainEvent))
 
 /** The largest id PostgreSQL's `bigint` holds: no event comes after a cursor beyond it. */
 const maxId = 2n ** 63n - 1n

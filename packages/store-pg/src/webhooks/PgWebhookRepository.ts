@@ -27,34 +27,23 @@ import {
   WebhookId,
   WebhookRepository
 } from "@petstore/webhooks"
-import { Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { inLockedTransaction, LockSpace } from "../internal/AdvisoryLocks.js"
-import { dateFromIso, isoText } from "../internal/Instants.js"
+import { IsoFromDate } from "../internal/Instants.js"
 import { storageOperation } from "../internal/storageOperation.js"
 import { PrivateKeyCipher } from "../PrivateKeyCipher.js"
 import { rowOfWebhook, WebhookRow, webhookColumns, webhookOfRow } from "./WebhookRows.js"
 
-/** A `webhook_attempts` row as selected below: the event's id as text, the time as a `Date`. */
-const AttemptRow = Schema.Struct({
+/** A `webhook_attempts` row as selected below (the event's id as text), decoded into a `DeliveryAttempt`. */
+const DeliveryAttemptFromRow = Schema.Struct({
   eventId: Schema.String,
   attempt: Schema.Int,
   status: DeliveryAttemptStatus,
   httpStatus: Schema.NullOr(Schema.Int),
   error: Schema.NullOr(Schema.String),
-  at: Schema.Date
-})
-type AttemptRow = typeof AttemptRow.Type
-
-const DeliveryAttemptFromRow = AttemptRow.pipe(
-  Schema.decodeTo(
-    DeliveryAttempt,
-    SchemaTransformation.transform({
-      decode: (row) => ({ ...row, at: isoText(row.at) }),
-      encode: (attempt): AttemptRow => ({ ...attempt, at: dateFromIso(attempt.at) })
-    })
-  )
-)
+  at: IsoFromDate
+}).pipe(Schema.decodeTo(DeliveryAttempt))
 
 const WebhookKey = Schema.Struct({ projectId: ProjectId, id: WebhookId })
 
