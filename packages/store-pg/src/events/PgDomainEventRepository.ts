@@ -8,9 +8,10 @@
 import { CustomDomainResource } from "@petstore/domains"
 import { DomainEvent, type DomainEventId, DomainEventRepository, DomainEventType } from "@petstore/events"
 import { ProjectId } from "@petstore/projects"
-import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { IsoFromDate } from "../internal/Instants.js"
+import { keysetPage, rowLimit } from "../internal/Paging.js"
 import { storageOperation } from "../internal/storageOperation.js"
 
 /** A `domain_events` row as selected below (the id as text, jsonb parsed), decoded into a `DomainEvent`. */
@@ -55,7 +56,7 @@ export const make: Effect.Effect<DomainEventRepository["Service"], never, SqlCli
 
     return DomainEventRepository.of({
       listByProject: ({ after, limit, projectId }) => {
-        const size = Math.max(0, Math.floor(limit))
+        const size = rowLimit(limit)
         const beyondEveryId = Option.exists(after, (cursor) => BigInt(cursor) >= maxId)
         return (
           beyondEveryId
@@ -63,10 +64,8 @@ export const make: Effect.Effect<DomainEventRepository["Service"], never, SqlCli
             : list({ projectId, after: Option.getOrNull(after), limit: size + 1 })
         ).pipe(
           Effect.map((found) => {
-            const events = found.slice(0, size)
-            const nextAfter: Option.Option<DomainEventId> =
-              found.length > size ? Option.map(Arr.last(events), (last) => last.id) : Option.none()
-            return { events, nextAfter }
+            const { nextAfter, rows } = keysetPage(found, size, (event): DomainEventId => event.id)
+            return { events: rows, nextAfter }
           }),
           storageOperation("DomainEventRepository.listByProject")
         )

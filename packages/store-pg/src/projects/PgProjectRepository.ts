@@ -11,10 +11,11 @@
 
 import { type LimitReached, type LimitValues, limitReached } from "@petstore/kernel"
 import { DeployStatus, Plan, Project, ProjectId, ProjectIdTaken, ProjectRepository } from "@petstore/projects"
-import { Array as Arr, Effect, Layer, Option, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import { Effect, Layer, Option, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { inLockedTransaction, LockSpace } from "../internal/AdvisoryLocks.js"
 import { dateFromIso, isoText } from "../internal/Instants.js"
+import { keysetPage, rowLimit } from "../internal/Paging.js"
 import { storageOperation } from "../internal/storageOperation.js"
 import { isUniqueViolation } from "../internal/uniqueViolation.js"
 
@@ -145,15 +146,11 @@ export const make: Effect.Effect<ProjectRepository["Service"], never, SqlClient.
     return ProjectRepository.of({
       insert,
       listOwned: ({ account, after, limit }) => {
-        const size = Math.max(0, Math.floor(limit))
+        const size = rowLimit(limit)
         return listOwned({ account, after: Option.getOrNull(after), limit: size + 1 }).pipe(
           Effect.map((found) => {
-            const projects = found.slice(0, size)
-            return {
-              projects,
-              nextAfter:
-                found.length > size ? Option.map(Arr.last(projects), (last) => last.id) : Option.none()
-            }
+            const { nextAfter, rows } = keysetPage(found, size, (project) => project.id)
+            return { projects: rows, nextAfter }
           }),
           storageOperation("ProjectRepository.listOwned")
         )

@@ -31,6 +31,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { inLockedTransaction, LockSpace } from "../internal/AdvisoryLocks.js"
 import { IsoFromDate } from "../internal/Instants.js"
+import { rowLimit } from "../internal/Paging.js"
 import { storageOperation } from "../internal/storageOperation.js"
 import { PrivateKeyCipher } from "../PrivateKeyCipher.js"
 import { rowOfWebhook, WebhookRow, webhookColumns, webhookOfRow } from "./WebhookRows.js"
@@ -195,7 +196,7 @@ export const make: Effect.Effect<
         storageOperation("WebhookRepository.remove")
       ),
     listAttempts: (projectId, id, limit) =>
-      listAttempts({ projectId, id, limit: Math.max(0, Math.floor(limit)) }).pipe(
+      listAttempts({ projectId, id, limit: rowLimit(limit) }).pipe(
         storageOperation("WebhookRepository.listAttempts")
       )
   })
