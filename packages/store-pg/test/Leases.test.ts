@@ -6,7 +6,7 @@ import { makeCompiler } from "@effect/sql-pg/PgClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Statement from "effect/sql/Statement"
-import { leasesOf } from "../src/internal/Leases.js"
+import { claimDueRequest, leasesOf } from "../src/internal/Leases.js"
 
 const sql = Statement.make(Effect.die("only compiled here"), makeCompiler(), [], undefined)
 const leases = leasesOf(sql, {
@@ -21,12 +21,9 @@ const until = new Date("2026-03-01T12:05:00Z")
 const squashed = (text: string) => text.replace(/\s+/g, " ").trim()
 
 describe("Leases", () => {
-  it("claims the due, free rows in one update, skipping locked ones, every value bound", () => {
+  it("claims the due, free rows in one update, skipping locked ones, every value bound (the limit whole)", () => {
     const [text, params] = leases
-      .claimDue({
-        lease: { holder: hostile, until },
-        now,
-        limit: 7,
+      .claimDue(claimDueRequest(now, 7.5, { holder: hostile, until }), {
         due: sql`next_check_at <= ${now}`,
         order: sql`next_check_at, position`,
         returning: sql`account, apex`

@@ -16,7 +16,7 @@ import { Effect, Schema } from "effect"
 import { type SqlClient, SqlSchema } from "effect/sql"
 import { makeOutbox } from "../events/Outbox.js"
 import { clockDate } from "../internal/Instants.js"
-import { Lease, leasesOf } from "../internal/Leases.js"
+import { ClaimDueRequest, claimDueRequest, leasesOf } from "../internal/Leases.js"
 import { lastPerKey } from "../internal/RowKeys.js"
 import { storageOperation } from "../internal/storageOperation.js"
 import { ChangesInput, changesInput, updateRows } from "./DomainChanges.js"
@@ -33,14 +33,11 @@ export const makeDomainChecks = (sql: SqlClient.SqlClient): DomainChecks => {
   const columns = sql.literal(domainColumns)
 
   const claimDue = SqlSchema.findAll({
-    Request: Schema.Struct({ now: Schema.Date, limit: Schema.Int, lease: Lease }),
+    Request: ClaimDueRequest,
     Result: CustomDomainFromRow,
-    execute: ({ lease, limit, now }) => sql`
-      with claimed as (${leases.claimDue({
-        lease,
-        now,
-        limit,
-        due: sql`work_due_at <= ${now}`,
+    execute: (request) => sql`
+      with claimed as (${leases.claimDue(request, {
+        due: sql`work_due_at <= ${request.now}`,
         order: sql`work_due_at, position`,
         returning: sql`${columns}, work_due_at, position`
       })})
@@ -89,9 +86,7 @@ export const makeDomainChecks = (sql: SqlClient.SqlClient): DomainChecks => {
 
   return {
     claimDue: (now, limit, lease) =>
-      claimDue({ now, limit: Math.max(0, Math.floor(limit)), lease }).pipe(
-        storageOperation("CustomDomainRepository.claimDue")
-      ),
+      claimDue(claimDueRequest(now, limit, lease)).pipe(storageOperation("CustomDomainRepository.claimDue")),
     countDue: (now) =>
       countDue(now).pipe(
         Effect.map(({ count }) => count),

@@ -22,7 +22,7 @@ import {
 import { ProjectId } from "@petstore/projects"
 import { Option, Schema, SchemaTransformation } from "effect"
 import { dateFromIso, isoText } from "../internal/Instants.js"
-import type { LeasedTable } from "../internal/Leases.js"
+import { type LeasedTable, leaseColumns } from "../internal/Leases.js"
 import { keyText } from "../internal/RowKeys.js"
 
 /** What the reads of domains select, as `DomainRow` names it. */
@@ -122,8 +122,7 @@ export const DomainKey = Schema.Struct({ projectId: ProjectId, hostname: Hostnam
 export const domainLeases: LeasedTable<"project_id" | "hostname"> = {
   table: "custom_domains",
   key: ["project_id", "hostname"],
-  holder: "lease_holder",
-  until: "lease_until"
+  ...leaseColumns
 }
 
 /** The text that names a domain's row in memory. */

@@ -16,10 +16,25 @@
  */
 import { Schema } from "effect"
 import type { Statement } from "effect/sql"
+import { rowLimit } from "./Paging.js"
 
 /** A lease as the ports hand it over: who holds it, and until when. */
 export const Lease = Schema.Struct({ holder: Schema.String, until: Schema.Date })
 export type Lease = typeof Lease.Type
+
+/** The columns most leased tables keep a lease in. */
+export const leaseColumns = { holder: "lease_holder", until: "lease_until" } as const
+
+/** What a claim of due rows asks for: as of when, how many at most, and the lease they get. */
+export const ClaimDueRequest = Schema.Struct({ now: Schema.Date, limit: Schema.Int, lease: Lease })
+export type ClaimDueRequest = typeof ClaimDueRequest.Type
+
+/** A port's claim as its statement's request: the limit a whole number of rows, none below one. */
+export const claimDueRequest = (now: Date, limit: number, lease: Lease): ClaimDueRequest => ({
+  now,
+  limit: rowLimit(limit),
+  lease
+})
 
 /** Where a table keeps its rows' leases: constants of this package, never input. */
 export interface LeasedTable<Key extends string> {
@@ -30,10 +45,8 @@ export interface LeasedTable<Key extends string> {
   readonly until: string
 }
 
-export interface ClaimDue {
-  readonly lease: Lease
-  readonly now: Date
-  readonly limit: number
+/** Which rows a claim takes, and what it returns of them. */
+export interface DueRows {
   /** What makes a row due, besides being free (on the table's own columns). */
   readonly due: Statement.Fragment
   /** The order rows are claimed in, oldest due first. */
@@ -75,7 +88,7 @@ export const leasesOf = <Key extends string>(sql: Statement.Constructor, leased:
    * those another transaction has locked; it returns `returning` of each (in no order: a caller that
    * wants one orders what it selects from it).
    */
-  const claimDue = ({ due, lease, limit, now, order, returning }: ClaimDue) => sql`
+  const claimDue = ({ lease, limit, now }: ClaimDueRequest, { due, order, returning }: DueRows) => sql`
     update ${table} set ${take(lease)}
     where (${key}) in (
       select ${key} from ${table}

@@ -7,7 +7,7 @@ import { Claim, ClaimRecord, ClaimStatus } from "@petstore/ownership"
 import { Schema, SchemaTransformation } from "effect"
 import type { SqlClient, Statement } from "effect/sql"
 import { dateFromIso, isoText } from "../internal/Instants.js"
-import { type LeasedTable, leasesOf } from "../internal/Leases.js"
+import { type LeasedTable, leaseColumns, leasesOf } from "../internal/Leases.js"
 
 /** A `claims` row as selected by `claimColumns`: jsonb parsed by @effect/sql-pg, timestamps as `Date`. */
 const ClaimRow = Schema.Struct({
@@ -58,8 +58,7 @@ export const ClaimFromRow = ClaimRow.pipe(
 export const claimLeases: LeasedTable<"account" | "apex"> = {
   table: "claims",
   key: ["account", "apex"],
-  holder: "lease_holder",
-  until: "lease_until"
+  ...leaseColumns
 }
 
 export const claimColumns = `account, apex, status, txt, verified_at as "verifiedAt",

@@ -18,7 +18,7 @@ import { type Claim, ClaimRepository, claimLimitRefusal } from "@petstore/owners
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
 import { inLockedTransaction, LockSpace } from "../internal/AdvisoryLocks.js"
-import { Lease, leasesOf } from "../internal/Leases.js"
+import { ClaimDueRequest, claimDueRequest, leasesOf } from "../internal/Leases.js"
 import { storageOperation } from "../internal/storageOperation.js"
 import { ClaimFromRow, type ClaimRow, claimColumns, claimLeases, storeClaimRows } from "./ClaimRows.js"
 
@@ -116,14 +116,11 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
     })
 
     const claimDue = SqlSchema.findAll({
-      Request: Schema.Struct({ now: Schema.Date, limit: Schema.Int, lease: Lease }),
+      Request: ClaimDueRequest,
       Result: ClaimFromRow,
-      execute: ({ lease, limit, now }) => sql`
-        with leased as (${leases.claimDue({
-          lease,
-          now,
-          limit,
-          due: sql`next_check_at <= ${now}`,
+      execute: (request) => sql`
+        with leased as (${leases.claimDue(request, {
+          due: sql`next_check_at <= ${request.now}`,
           order: sql`next_check_at, position`,
           returning: sql`${columns}, position`
         })})
@@ -168,9 +165,7 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
           storageOperation("ClaimRepository.remove")
         ),
       claimDue: (now, limit, lease) =>
-        claimDue({ now, limit: Math.max(0, Math.floor(limit)), lease }).pipe(
-          storageOperation("ClaimRepository.claimDue")
-        ),
+        claimDue(claimDueRequest(now, limit, lease)).pipe(storageOperation("ClaimRepository.claimDue")),
       completeChecks: (claims, holder) =>
         (claims.length === 0 ? Effect.succeed([]) : completeChecks({ claims, holder })).pipe(
           Effect.map((rows) => rows.length),

@@ -9,7 +9,7 @@ import { DomainEvent, DomainEventId, DomainEventType } from "@petstore/events"
 import { DeliveryAttempt, WebhookDelivery, WebhookDeliveryStatus, WebhookId } from "@petstore/webhooks"
 import { Schema, SchemaTransformation } from "effect"
 import { dateFromIso, isoText } from "../internal/Instants.js"
-import type { LeasedTable } from "../internal/Leases.js"
+import { type LeasedTable, leaseColumns } from "../internal/Leases.js"
 
 /** A claimed delivery's row as the claim selects it: its event's and webhook's columns beside its own. */
 export const ClaimedRow = Schema.Struct({
@@ -76,8 +76,7 @@ export const DeliveryKey = Schema.Struct({ webhookId: WebhookId, eventId: Domain
 export const deliveryLeases: LeasedTable<"webhook_id" | "event_id"> = {
   table: "webhook_deliveries",
   key: ["webhook_id", "event_id"],
-  holder: "lease_holder",
-  until: "lease_until"
+  ...leaseColumns
 }
 
 /** Where webhooks keep the lease of their lane: at most one delivery of a webhook is out at a time. */

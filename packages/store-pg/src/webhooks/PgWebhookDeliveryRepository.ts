@@ -27,7 +27,7 @@ import {
 } from "@petstore/webhooks"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { Lease, leasesOf } from "../internal/Leases.js"
+import { ClaimDueRequest, claimDueRequest, leasesOf } from "../internal/Leases.js"
 import { keyText, lastPerKey } from "../internal/RowKeys.js"
 import { storageOperation } from "../internal/storageOperation.js"
 import { PrivateKeyCipher } from "../PrivateKeyCipher.js"
@@ -52,9 +52,11 @@ export const make: Effect.Effect<
   const lanes = leasesOf(sql, laneLeases)
 
   const claimDue = SqlSchema.findAll({
-    Request: Schema.Struct({ now: Schema.Date, limit: Schema.Int, lease: Lease }),
+    Request: ClaimDueRequest,
     Result: Schema.Struct({ ...ClaimedRow.fields, ...WebhookRow.fields }),
-    execute: ({ lease, limit, now }) => sql`
+    execute: (request) => {
+      const { lease, now } = request
+      return sql`
         with due as (
           select d.webhook_id, d.event_id, d.next_attempt_at from webhook_deliveries as d
           where d.status = 'pending' and d.next_attempt_at <= ${now}
@@ -63,10 +65,7 @@ export const make: Effect.Effect<
               select 1 from webhook_deliveries as earlier
               where earlier.webhook_id = d.webhook_id and earlier.hostname = d.hostname
                 and earlier.status = 'pending' and earlier.event_id < d.event_id)),
-        leased_lanes as (${lanes.claimDue({
-          lease,
-          now,
-          limit,
+        leased_lanes as (${lanes.claimDue(request, {
           due: sql`status = 'enabled' and id in (select webhook_id from due)`,
           order: sql`(select min(due.next_attempt_at) from due where due.webhook_id = webhooks.id), id`,
           returning: sql`id`
@@ -92,6 +91,7 @@ export const make: Effect.Effect<
           join domain_events as event on event.id = leased.event_id
           join webhooks as webhook on webhook.id = leased.webhook_id
         order by leased.next_attempt_at, leased.event_id`
+    }
   })
 
   /**
@@ -186,7 +186,7 @@ export const make: Effect.Effect<
 
   return WebhookDeliveryRepository.of({
     claimDue: (now, limit, lease) =>
-      claimDue({ now, limit: Math.max(0, Math.floor(limit)), lease }).pipe(
+      claimDue(claimDueRequest(now, limit, lease)).pipe(
         Effect.flatMap((rows) =>
           Effect.forEach(rows, (row) =>
             Effect.gen(function* () {
