@@ -44,16 +44,3 @@ export const petFromRow = (row: SqlConnection.Row): Result.Result<Pet, CorruptRo
   if (!isPetStatus(status)) return corrupt("status", statusRule)
   return Result.succeed(new Pet({ id, name, categoryId, status }, { disableChecks: true }))
 }
-
-/** Every row as a `Pet`; the first row that is not one fails the lot. */
-export const petsFromRows = (
-  rows: ReadonlyArray<SqlConnection.Row>
-): Result.Result<Array<Pet>, CorruptRow> => {
-  const pets: Array<Pet> = []
-  for (const row of rows) {
-    const pet = petFromRow(row)
-    if (Result.isFailure(pet)) return Result.fail(pet.failure)
-    pets.push(pet.success)
-  }
-  return Result.succeed(pets)
-}

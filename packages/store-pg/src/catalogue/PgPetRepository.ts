@@ -14,10 +14,10 @@ import {
 } from "@petstore/catalogue"
 import { Cause, Effect, Layer, Option, Result } from "effect"
 import { SqlClient } from "effect/sql"
-import type { CorruptRow } from "../internal/CorruptRow.js"
+import { type CorruptRow, everyRow } from "../internal/CorruptRow.js"
 import { keysetPage } from "../internal/Paging.js"
 import { storageOperation } from "../internal/storageOperation.js"
-import { petFromRow, petsFromRows } from "./PetRow.js"
+import { petFromRow } from "./PetRow.js"
 
 export const make: Effect.Effect<PetRepository["Service"], never, SqlClient.SqlClient> = Effect.gen(
   function* () {
@@ -59,7 +59,7 @@ export const make: Effect.Effect<PetRepository["Service"], never, SqlClient.SqlC
         where ${sql.and(conditions)}
         order by id
         limit ${limit + 1}`,
-        (rows) => Effect.fromResult(petsFromRows(rows))
+        (rows) => Effect.fromResult(everyRow(rows, petFromRow))
       )
     }
 

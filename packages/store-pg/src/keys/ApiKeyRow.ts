@@ -40,16 +40,3 @@ export const apiKeyFromRow = (row: SqlConnection.Row): Result.Result<ApiKeyRecor
     )
   )
 }
-
-/** Every row as an `ApiKeyRecord`; the first row that is not one fails the lot. */
-export const apiKeysFromRows = (
-  rows: ReadonlyArray<SqlConnection.Row>
-): Result.Result<Array<ApiKeyRecord>, CorruptRow> => {
-  const records: Array<ApiKeyRecord> = []
-  for (const row of rows) {
-    const record = apiKeyFromRow(row)
-    if (Result.isFailure(record)) return Result.fail(record.failure)
-    records.push(record.success)
-  }
-  return Result.succeed(records)
-}

@@ -19,11 +19,12 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import { ApiKeyHash, type ApiKeyId, type ApiKeyRecord, ApiKeyRepository } from "@petstore/kernel"
 import { Clock, Duration, Effect, Latch, Layer, Option, Result, Schema, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
+import { everyRow } from "../internal/CorruptRow.js"
 import { Invalidation } from "../internal/Invalidation.js"
 import { listenForNotifications } from "../internal/listenForNotifications.js"
 import { storageOperation } from "../internal/storageOperation.js"
 import { ApiKeyCache } from "./ApiKeyCache.js"
-import { apiKeyFromRow, apiKeysFromRows } from "./ApiKeyRow.js"
+import { apiKeyFromRow } from "./ApiKeyRow.js"
 
 /** The channel migration 0007's trigger announces changed hashes on (an empty payload: all of them). */
 export const changesChannel = "api_key_changes"
@@ -60,7 +61,7 @@ const statements = (sql: SqlClient.SqlClient) => ({
     sql`
     select id, account, hash, created_at as "createdAt", revoked_at as "revokedAt"
     from api_keys order by created_at, id`,
-    (rows) => Effect.fromResult(apiKeysFromRows(rows))
+    (rows) => Effect.fromResult(everyRow(rows, apiKeyFromRow))
   ),
   insert: (record: ApiKeyRecord) =>
     Effect.asVoid(sql`
