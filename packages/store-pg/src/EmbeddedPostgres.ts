@@ -25,8 +25,8 @@ import { Thrown } from "@petstore/thrown"
 import { Data, Duration, Effect, Layer, Option, type Scope } from "effect"
 import type { SqlClient } from "effect/sql"
 import { connectedClientLayer } from "./internal/connectedClientLayer.js"
+import { Invalidation } from "./internal/Invalidation.js"
 import * as PGliteConnector from "./internal/PGliteConnector.js"
-import * as PgApiKeyRepository from "./PgApiKeyRepository.js"
 import * as PrivateDirectory from "./PrivateDirectory.js"
 
 export interface Options {
@@ -198,5 +198,5 @@ export const clientLayer = (
         })
       )
     ),
-    Layer.succeed(PgApiKeyRepository.Invalidation, "in-process")
+    Layer.succeed(Invalidation, "in-process")
   )

@@ -35,23 +35,25 @@ import {
 import type { WebhookDeliveryRepository, WebhookRepository } from "@petstore/webhooks"
 import { Duration, Layer, Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
+import * as PgIdempotencyRepository from "./catalogue/PgIdempotencyRepository.js"
+import * as PgPetRepository from "./catalogue/PgPetRepository.js"
+import * as PgCertificateStore from "./certificates/PgCertificateStore.js"
+import * as PgHttp01ChallengeStore from "./certificates/PgHttp01ChallengeStore.js"
+import * as PgDomainRepository from "./domains/PgDomainRepository.js"
+import * as PgDomainEventRepository from "./events/PgDomainEventRepository.js"
 import { connectedClientLayer } from "./internal/connectedClientLayer.js"
-import * as PgApiKeyRepository from "./PgApiKeyRepository.js"
-import * as PgCertificateStore from "./PgCertificateStore.js"
-import * as PgClaimRepository from "./PgClaimRepository.js"
-import * as PgDomainEventRepository from "./PgDomainEventRepository.js"
-import * as PgDomainRepository from "./PgDomainRepository.js"
-import * as PgHttp01ChallengeStore from "./PgHttp01ChallengeStore.js"
-import * as PgIdempotencyRepository from "./PgIdempotencyRepository.js"
+import * as PgApiKeyRepository from "./keys/PgApiKeyRepository.js"
+import * as PgClaimRepository from "./ownership/PgClaimRepository.js"
+import * as PgDecidedWritesStore from "./ownership/PgDecidedWritesStore.js"
+import * as PgOwnershipRepository from "./ownership/PgOwnershipRepository.js"
 import * as PgMigrations from "./PgMigrations.js"
-import * as PgOwnershipRepository from "./PgOwnershipRepository.js"
-import * as PgPetRepository from "./PgPetRepository.js"
-import * as PgProjectRepository from "./PgProjectRepository.js"
-import * as PgServingChanges from "./PgServingChanges.js"
 import * as PgStorageHealth from "./PgStorageHealth.js"
-import * as PgWebhookDeliveryRepository from "./PgWebhookDeliveryRepository.js"
-import * as PgWebhookRepository from "./PgWebhookRepository.js"
 import type { PrivateKeyCipher } from "./PrivateKeyCipher.js"
+import * as PgProjectRepository from "./projects/PgProjectRepository.js"
+import * as PgDomainConfigRepository from "./serving/PgDomainConfigRepository.js"
+import * as PgServingChanges from "./serving/PgServingChanges.js"
+import * as PgWebhookDeliveryRepository from "./webhooks/PgWebhookDeliveryRepository.js"
+import * as PgWebhookRepository from "./webhooks/PgWebhookRepository.js"
 
 export const layer: Layer.Layer<
   | PetRepository
@@ -74,8 +76,10 @@ export const layer: Layer.Layer<
   PgPetRepository.layer,
   PgIdempotencyRepository.layer,
   PgApiKeyRepository.layerCached(),
-  Layer.merge(announcingProjects, announcingDomainConfigs).pipe(Layer.provide(PgProjectRepository.layer)),
-  Layer.merge(announcingCustomDomains, announcingDecidedWrites).pipe(Layer.provide(PgDomainRepository.layer)),
+  announcingProjects.pipe(Layer.provide(PgProjectRepository.layer)),
+  announcingDomainConfigs.pipe(Layer.provide(PgDomainConfigRepository.layer)),
+  announcingCustomDomains.pipe(Layer.provide(PgDomainRepository.layer)),
+  announcingDecidedWrites.pipe(Layer.provide(PgDecidedWritesStore.layer)),
   PgDomainEventRepository.layer,
   PgClaimRepository.layer,
   PgOwnershipRepository.layer,

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { AccountName, ApiKeyHash, ApiKeyId, ApiKeyRecord } from "@petstore/kernel"
 import { Option } from "effect"
-import { ApiKeyCache } from "../src/internal/ApiKeyCache.js"
+import { ApiKeyCache } from "../src/keys/ApiKeyCache.js"
 
 const hashOf = (n: number) => ApiKeyHash.make(n.toString(16).padStart(64, "0"))
 

@@ -8,10 +8,10 @@ import { Pet, PetStatusValues, petNameMaxLength } from "@petstore/catalogue"
 import { ApiKeyRecord, StorageError } from "@petstore/kernel"
 import { Effect, Equal, Exit, Result, Schema } from "effect"
 import fc from "fast-check"
-import { apiKeyFromRow } from "../src/internal/ApiKeyRow.js"
-import { idempotencyRecordFromRow } from "../src/internal/IdempotencyRow.js"
-import { petFromRow } from "../src/internal/PetRow.js"
+import { idempotencyRecordFromRow } from "../src/catalogue/IdempotencyRow.js"
+import { petFromRow } from "../src/catalogue/PetRow.js"
 import { storageOperation } from "../src/internal/storageOperation.js"
+import { apiKeyFromRow } from "../src/keys/ApiKeyRow.js"
 import { ApiKeyRecordFromRow, IdempotencyRecordFromRow, PetFromRow } from "./rowSchemas.js"
 
 const maxSafe = BigInt(Number.MAX_SAFE_INTEGER)

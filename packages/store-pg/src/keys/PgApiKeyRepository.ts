@@ -17,30 +17,23 @@
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { ApiKeyHash, type ApiKeyId, type ApiKeyRecord, ApiKeyRepository } from "@petstore/kernel"
-import { Clock, Context, Duration, Effect, Latch, Layer, Option, Result, Schema, type Scope } from "effect"
+import { Clock, Duration, Effect, Latch, Layer, Option, Result, Schema, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
-import { ApiKeyCache } from "./internal/ApiKeyCache.js"
-import { apiKeyFromRow, apiKeysFromRows } from "./internal/ApiKeyRow.js"
-import { listenForNotifications } from "./internal/listenForNotifications.js"
-import { storageOperation } from "./internal/storageOperation.js"
+import { everyRow } from "../internal/CorruptRow.js"
+import { Invalidation } from "../internal/Invalidation.js"
+import { listenForNotifications } from "../internal/listenForNotifications.js"
+import { storageOperation } from "../internal/storageOperation.js"
+import { ApiKeyCache } from "./ApiKeyCache.js"
+import { apiKeyFromRow } from "./ApiKeyRow.js"
 
 /** The channel migration 0007's trigger announces changed hashes on (an empty payload: all of them). */
 export const changesChannel = "api_key_changes"
 
-/** How the cache of keys hears that a key changed (see the module's description). */
-export type Invalidation = "notifications" | "in-process"
-
 /**
- * The invalidation `layerCached` uses when its options name none: a fact about the database the
- * client reaches. `EmbeddedPostgres.clientLayer` provides `"in-process"`; any other client gets
- * `"notifications"`.
+ * How the cache of keys hears that a key changed (see the module's description): what `layerCached`
+ * uses when its options name none, stated by the client layer.
  */
-export const Invalidation = Context.Reference<Invalidation>(
-  "@petstore/store-pg/PgApiKeyRepository/Invalidation",
-  {
-    defaultValue: () => "notifications"
-  }
-)
+export { Invalidation } from "../internal/Invalidation.js"
 
 export interface CacheOptions {
   /** Default: the `Invalidation` reference (what the client layer says). */
@@ -68,7 +61,7 @@ const statements = (sql: SqlClient.SqlClient) => ({
     sql`
     select id, account, hash, created_at as "createdAt", revoked_at as "revokedAt"
     from api_keys order by created_at, id`,
-    (rows) => Effect.fromResult(apiKeysFromRows(rows))
+    (rows) => Effect.fromResult(everyRow(rows, apiKeyFromRow))
   ),
   insert: (record: ApiKeyRecord) =>
     Effect.asVoid(sql`

@@ -12,11 +12,12 @@ import {
   PetRepository,
   type PetStatus
 } from "@petstore/catalogue"
-import { Array as Arr, Cause, Effect, Layer, Option, Result } from "effect"
+import { Cause, Effect, Layer, Option, Result } from "effect"
 import { SqlClient } from "effect/sql"
-import type { CorruptRow } from "./internal/CorruptRow.js"
-import { petFromRow, petsFromRows } from "./internal/PetRow.js"
-import { storageOperation } from "./internal/storageOperation.js"
+import { type CorruptRow, everyRow } from "../internal/CorruptRow.js"
+import { keysetPage } from "../internal/Paging.js"
+import { storageOperation } from "../internal/storageOperation.js"
+import { petFromRow } from "./PetRow.js"
 
 export const make: Effect.Effect<PetRepository["Service"], never, SqlClient.SqlClient> = Effect.gen(
   function* () {
@@ -58,7 +59,7 @@ export const make: Effect.Effect<PetRepository["Service"], never, SqlClient.SqlC
         where ${sql.and(conditions)}
         order by id
         limit ${limit + 1}`,
-        (rows) => Effect.fromResult(petsFromRows(rows))
+        (rows) => Effect.fromResult(everyRow(rows, petFromRow))
       )
     }
 
@@ -75,10 +76,8 @@ export const make: Effect.Effect<PetRepository["Service"], never, SqlClient.SqlC
       list: (query) =>
         list(query.limit, query.status, query.after).pipe(
           Effect.map((found): PetPage => {
-            const pets = found.slice(0, query.limit)
-            const nextAfter =
-              found.length > query.limit ? Option.map(Arr.last(pets), (last) => last.id) : Option.none()
-            return { pets, nextAfter }
+            const { nextAfter, rows } = keysetPage(found, query.limit, (pet) => pet.id)
+            return { pets: rows, nextAfter }
           }),
           storageOperation("PetRepository.list")
         )

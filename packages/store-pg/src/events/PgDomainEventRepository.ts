@@ -1,6 +1,6 @@
 /**
- * DomainEventRepository on PostgreSQL: the read side of `domain_events`, which the domain repository
- * appends to in the transactions of its writes. A project's events are read by keyset on their id
+ * DomainEventRepository on PostgreSQL: the read side of `domain_events`, which every write of domains
+ * appends to in its own transaction (`Outbox`). A project's events are read by keyset on their id
  * (the index on project and id), one more than the page asks, to know whether more follow; every
  * row is decoded into a `DomainEvent` again, so a row the domain refuses is a `StorageError` naming
  * its column, never an event handed on. Retention deletes by time (the index on `occurred_at`).
@@ -8,31 +8,21 @@
 import { CustomDomainResource } from "@petstore/domains"
 import { DomainEvent, type DomainEventId, DomainEventRepository, DomainEventType } from "@petstore/events"
 import { ProjectId } from "@petstore/projects"
-import { Array as Arr, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { storageOperation } from "./internal/storageOperation.js"
+import { IsoFromDate } from "../internal/Instants.js"
+import { keysetPage, rowLimit } from "../internal/Paging.js"
+import { storageOperation } from "../internal/storageOperation.js"
 
-/** A `domain_events` row as selected below: the id as text, jsonb parsed by @effect/sql-pg. */
-const EventRow = Schema.Struct({
+/** A `domain_events` row as selected below (the id as text, jsonb parsed), decoded into a `DomainEvent`. */
+const DomainEventFromRow = Schema.Struct({
   id: Schema.String,
   type: DomainEventType,
-  occurredAt: Schema.Date,
+  occurredAt: IsoFromDate,
   projectId: Schema.String,
   hostname: Schema.String,
   data: Schema.toEncoded(CustomDomainResource)
-})
-type EventRow = typeof EventRow.Type
-
-/** A row decoded into a `DomainEvent` (every field checked again). */
-const DomainEventFromRow = EventRow.pipe(
-  Schema.decodeTo(
-    DomainEvent,
-    SchemaTransformation.transform({
-      decode: (row) => ({ ...row, occurredAt: row.occurredAt.toISOString() }),
-      encode: (event): EventRow => ({ ...event, occurredAt: new Date(event.occurredAt) })
-    })
-  )
-)
+}).pipe(Schema.decodeTo(DomainEvent))
 
 /** The largest id PostgreSQL's `bigint` holds: no event comes after a cursor beyond it. */
 const maxId = 2n ** 63n - 1n
@@ -66,7 +56,7 @@ export const make: Effect.Effect<DomainEventRepository["Service"], never, SqlCli
 
     return DomainEventRepository.of({
       listByProject: ({ after, limit, projectId }) => {
-        const size = Math.max(0, Math.floor(limit))
+        const size = rowLimit(limit)
         const beyondEveryId = Option.exists(after, (cursor) => BigInt(cursor) >= maxId)
         return (
           beyondEveryId
@@ -74,10 +64,8 @@ export const make: Effect.Effect<DomainEventRepository["Service"], never, SqlCli
             : list({ projectId, after: Option.getOrNull(after), limit: size + 1 })
         ).pipe(
           Effect.map((found) => {
-            const events = found.slice(0, size)
-            const nextAfter: Option.Option<DomainEventId> =
-              found.length > size ? Option.map(Arr.last(events), (last) => last.id) : Option.none()
-            return { events, nextAfter }
+            const { nextAfter, rows } = keysetPage(found, size, (event): DomainEventId => event.id)
+            return { events: rows, nextAfter }
           }),
           storageOperation("DomainEventRepository.listByProject")
         )

@@ -16,9 +16,9 @@ import {
 } from "@petstore/catalogue"
 import { Result } from "effect"
 import type { SqlConnection } from "effect/sql"
-import { isPositiveSafeInteger, positiveSafeInteger } from "./ColumnChecks.js"
-import { CorruptRow } from "./CorruptRow.js"
-import { int8FromBigInt } from "./Int8FromBigInt.js"
+import { isPositiveSafeInteger, positiveSafeInteger } from "../internal/ColumnChecks.js"
+import { CorruptRow } from "../internal/CorruptRow.js"
+import { int8FromBigInt } from "../internal/Int8FromBigInt.js"
 
 const statusRule = `must be one of ${PetStatusValues.join(", ")}`
 
@@ -43,17 +43,4 @@ export const petFromRow = (row: SqlConnection.Row): Result.Result<Pet, CorruptRo
   const status = row.status
   if (!isPetStatus(status)) return corrupt("status", statusRule)
   return Result.succeed(new Pet({ id, name, categoryId, status }, { disableChecks: true }))
-}
-
-/** Every row as a `Pet`; the first row that is not one fails the lot. */
-export const petsFromRows = (
-  rows: ReadonlyArray<SqlConnection.Row>
-): Result.Result<Array<Pet>, CorruptRow> => {
-  const pets: Array<Pet> = []
-  for (const row of rows) {
-    const pet = petFromRow(row)
-    if (Result.isFailure(pet)) return Result.fail(pet.failure)
-    pets.push(pet.success)
-  }
-  return Result.succeed(pets)
 }

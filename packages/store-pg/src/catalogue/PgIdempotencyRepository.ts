@@ -12,9 +12,9 @@ import {
 } from "@petstore/catalogue"
 import { Data, Effect, Layer, Option, Result } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import type { CorruptRow } from "./internal/CorruptRow.js"
-import { idempotencyRecordFromRow } from "./internal/IdempotencyRow.js"
-import { storageOperation } from "./internal/storageOperation.js"
+import type { CorruptRow } from "../internal/CorruptRow.js"
+import { storageOperation } from "../internal/storageOperation.js"
+import { idempotencyRecordFromRow } from "./IdempotencyRow.js"
 
 /**
  * How often a reservation looks again when the row it collided with has vanished before it could be

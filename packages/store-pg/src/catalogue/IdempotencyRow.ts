@@ -7,9 +7,9 @@
 import type { IdempotencyRecord, PetId } from "@petstore/catalogue"
 import { Option, Result } from "effect"
 import type { SqlConnection } from "effect/sql"
-import { isPositiveSafeInteger, isValidDate, positiveSafeInteger } from "./ColumnChecks.js"
-import { CorruptRow } from "./CorruptRow.js"
-import { int8FromBigInt } from "./Int8FromBigInt.js"
+import { isPositiveSafeInteger, isValidDate, positiveSafeInteger } from "../internal/ColumnChecks.js"
+import { CorruptRow } from "../internal/CorruptRow.js"
+import { int8FromBigInt } from "../internal/Int8FromBigInt.js"
 
 const isPetId = (value: number | undefined): value is PetId => isPositiveSafeInteger(value)
 

@@ -11,8 +11,8 @@ import { CertificateStore, type StoredCertificate } from "@petstore/certificates
 import { Hostname } from "@petstore/domains"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { storageOperation } from "./internal/storageOperation.js"
-import { PrivateKeyCipher } from "./PrivateKeyCipher.js"
+import { storageOperation } from "../internal/storageOperation.js"
+import { PrivateKeyCipher } from "../PrivateKeyCipher.js"
 
 /** A `certificates` row as written and selected below, the private key still encrypted. */
 const CertificateRow = Schema.Struct({

@@ -6,9 +6,9 @@
  * A new claim is counted against its account's limits and added in one transaction under an advisory
  * lock of the account's, so concurrent claims at a limit never overshoot it.
  *
- * Rechecks are leased as domain checks are: one statement selects the due, unleased rows oldest
- * first `for update skip locked` and leases them, so concurrent workers never lease one claim twice;
- * storing results and giving a lease back are conditional on the lease holder. Any other write is
+ * Rechecks are leased as domain checks are (`internal/Leases`): one statement leases the due, free
+ * claims oldest first, skipping those other workers lock, so no claim is leased twice; storing
+ * results and giving a lease back are conditional on the lease holder. Any other write is
  * conditional on the version it was decided from, and bumps it (so does a leased result).
  */
 
@@ -17,18 +17,18 @@ import { AccountName, type LimitValues } from "@petstore/kernel"
 import { type Claim, ClaimRepository, claimLimitRefusal } from "@petstore/ownership"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema, type Statement } from "effect/sql"
-import { inLockedTransaction, LockSpace } from "./internal/AdvisoryLocks.js"
-import { ClaimFromRow, type ClaimRow, claimColumns, storeClaimRows } from "./internal/ClaimRows.js"
-import { storageOperation } from "./internal/storageOperation.js"
+import { inLockedTransaction, LockSpace } from "../internal/AdvisoryLocks.js"
+import { ClaimDueRequest, claimDueRequest, leasesOf } from "../internal/Leases.js"
+import { storageOperation } from "../internal/storageOperation.js"
+import { ClaimFromRow, type ClaimRow, claimColumns, claimLeases, storeClaimRows } from "./ClaimRows.js"
 
 /** A claim's key: what names one row, and what comes back of the rows changed. */
 const ClaimKey = Schema.Struct({ account: AccountName, apex: Hostname })
 
-const Lease = Schema.Struct({ holder: Schema.String, until: Schema.Date })
-
 export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.SqlClient> = Effect.gen(
   function* () {
     const sql = yield* SqlClient.SqlClient
+    const leases = leasesOf(sql, claimLeases)
 
     const columns = sql.literal(claimColumns)
     const storeRows = (rows: ReadonlyArray<ClaimRow>, condition: Statement.Fragment) =>
@@ -116,19 +116,14 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
     })
 
     const claimDue = SqlSchema.findAll({
-      Request: Schema.Struct({ now: Schema.Date, limit: Schema.Int, lease: Lease }),
+      Request: ClaimDueRequest,
       Result: ClaimFromRow,
-      execute: ({ lease, limit, now }) => sql`
-        with leased as (
-          update claims set lease_holder = ${lease.holder}, lease_until = ${lease.until}
-          where (account, apex) in (
-            select account, apex from claims
-            where next_check_at <= ${now}
-              and (lease_until is null or lease_until <= ${now})
-            order by next_check_at, position
-            limit ${limit}
-            for update skip locked)
-          returning ${columns}, position)
+      execute: (request) => sql`
+        with leased as (${leases.claimDue(request, {
+          due: sql`next_check_at <= ${request.now}`,
+          order: sql`next_check_at, position`,
+          returning: sql`${columns}, position`
+        })})
         select account, apex, status, txt, "verifiedAt", "createdAt", "lastCheckedAt", "nextCheckAt",
           version
         from leased order by "nextCheckAt", position`
@@ -138,14 +133,12 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
     const completeChecks = SqlSchema.findAll({
       Request: Schema.Struct({ claims: Schema.Array(ClaimFromRow), holder: Schema.String }),
       Result: ClaimKey,
-      execute: ({ claims, holder }) => storeRows(claims, sql`and stored.lease_holder = ${holder}`)
+      execute: ({ claims, holder }) => storeRows(claims, sql`and ${leases.heldBy("stored", holder)}`)
     })
 
     const releaseLease = SqlSchema.void({
       Request: Schema.Struct({ ...ClaimKey.fields, holder: Schema.String }),
-      execute: ({ account, apex, holder }) => sql`
-        update claims set lease_holder = null, lease_until = null
-        where account = ${account} and apex = ${apex} and lease_holder = ${holder}`
+      execute: ({ account, apex, holder }) => leases.release({ account, apex }, holder)
     })
 
     return ClaimRepository.of({
@@ -172,9 +165,7 @@ export const make: Effect.Effect<ClaimRepository["Service"], never, SqlClient.Sq
           storageOperation("ClaimRepository.remove")
         ),
       claimDue: (now, limit, lease) =>
-        claimDue({ now, limit: Math.max(0, Math.floor(limit)), lease }).pipe(
-          storageOperation("ClaimRepository.claimDue")
-        ),
+        claimDue(claimDueRequest(now, limit, lease)).pipe(storageOperation("ClaimRepository.claimDue")),
       completeChecks: (claims, holder) =>
         (claims.length === 0 ? Effect.succeed([]) : completeChecks({ claims, holder })).pipe(
           Effect.map((rows) => rows.length),

@@ -11,7 +11,7 @@ import { AccountName } from "@petstore/kernel"
 import { OwnershipRepository } from "@petstore/ownership"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { storageOperation } from "./internal/storageOperation.js"
+import { storageOperation } from "../internal/storageOperation.js"
 
 const TokenKey = Schema.Struct({ account: AccountName, name: Schema.String })
 

@@ -22,95 +22,29 @@ import {
   enabledWebhook,
   newWebhook,
   rotatedWebhook,
-  Webhook,
-  WebhookEvents,
+  type Webhook,
+  type WebhookEvents,
   WebhookId,
   WebhookRepository
 } from "@petstore/webhooks"
-import { Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { inLockedTransaction, LockSpace } from "./internal/AdvisoryLocks.js"
-import { storageOperation } from "./internal/storageOperation.js"
-import * as WebhookSecrets from "./internal/webhookSecrets.js"
-import { PrivateKeyCipher } from "./PrivateKeyCipher.js"
+import { inLockedTransaction, LockSpace } from "../internal/AdvisoryLocks.js"
+import { IsoFromDate } from "../internal/Instants.js"
+import { rowLimit } from "../internal/Paging.js"
+import { storageOperation } from "../internal/storageOperation.js"
+import { PrivateKeyCipher } from "../PrivateKeyCipher.js"
+import { rowOfWebhook, WebhookRow, webhookColumns, webhookOfRow } from "./WebhookRows.js"
 
-/** A `webhooks` row as selected below: `events` as jsonb (parsed), times as `Date`s, secrets sealed. */
-export const WebhookRow = Schema.Struct({
-  id: Schema.String,
-  projectId: Schema.String,
-  url: Schema.String,
-  events: Schema.toEncoded(WebhookEvents),
-  status: Schema.String,
-  disabledAt: Schema.NullOr(Schema.Date),
-  disabledReason: Schema.NullOr(Schema.String),
-  secret: Schema.String,
-  previousSecret: Schema.NullOr(Schema.String),
-  previousSecretUntil: Schema.NullOr(Schema.Date),
-  failingSince: Schema.NullOr(Schema.Date),
-  createdAt: Schema.Date
-})
-export type WebhookRow = typeof WebhookRow.Type
-
-/** The columns of `WebhookRow`, of the table aliased `table`. */
-export const webhookColumns = (sql: SqlClient.SqlClient, table: string) =>
-  sql.literal(`${table}.id, ${table}.project_id as "projectId", ${table}.url,
-    to_jsonb(${table}.events) as events, ${table}.status, ${table}.disabled_at as "disabledAt",
-    ${table}.disabled_reason as "disabledReason", ${table}.secret,
-    ${table}.previous_secret as "previousSecret", ${table}.previous_secret_until as "previousSecretUntil",
-    ${table}.failing_since as "failingSince", ${table}.created_at as "createdAt"`)
-
-const isoOrNull = (date: Date | null) => (date === null ? null : date.toISOString())
-const decodeWebhook = Schema.decodeUnknownEffect(Webhook)
-
-/** A row opened (its secrets decrypted) and decoded into a `Webhook`, every field checked again. */
-export const webhookOfRow = (cipher: PrivateKeyCipher["Service"], row: WebhookRow) =>
-  Effect.gen(function* () {
-    const secret = yield* WebhookSecrets.open(cipher, row.id, row.secret)
-    const previousSecret = yield* WebhookSecrets.openNullable(cipher, row.id, row.previousSecret)
-    return yield* decodeWebhook({
-      ...row,
-      secret,
-      previousSecret,
-      disabledAt: isoOrNull(row.disabledAt),
-      previousSecretUntil: isoOrNull(row.previousSecretUntil),
-      failingSince: isoOrNull(row.failingSince),
-      createdAt: row.createdAt.toISOString()
-    })
-  })
-
-/** A webhook sealed into a row's values. */
-const rowOfWebhook = (cipher: PrivateKeyCipher["Service"], webhook: Webhook) =>
-  Effect.gen(function* () {
-    const secret = yield* WebhookSecrets.seal(cipher, webhook.id, webhook.secret)
-    const previousSecret =
-      webhook.previousSecret === null
-        ? null
-        : yield* WebhookSecrets.seal(cipher, webhook.id, webhook.previousSecret)
-    return { ...webhook, secret, previousSecret } satisfies Omit<WebhookRow, "events"> & {
-      readonly events: Webhook["events"]
-    }
-  })
-
-/** A `webhook_attempts` row as selected below: the event's id as text, the time as a `Date`. */
-const AttemptRow = Schema.Struct({
+/** A `webhook_attempts` row as selected below (the event's id as text), decoded into a `DeliveryAttempt`. */
+const DeliveryAttemptFromRow = Schema.Struct({
   eventId: Schema.String,
   attempt: Schema.Int,
   status: DeliveryAttemptStatus,
   httpStatus: Schema.NullOr(Schema.Int),
   error: Schema.NullOr(Schema.String),
-  at: Schema.Date
-})
-type AttemptRow = typeof AttemptRow.Type
-
-const DeliveryAttemptFromRow = AttemptRow.pipe(
-  Schema.decodeTo(
-    DeliveryAttempt,
-    SchemaTransformation.transform({
-      decode: (row) => ({ ...row, at: row.at.toISOString() }),
-      encode: (attempt): AttemptRow => ({ ...attempt, at: new Date(attempt.at) })
-    })
-  )
-)
+  at: IsoFromDate
+}).pipe(Schema.decodeTo(DeliveryAttempt))
 
 const WebhookKey = Schema.Struct({ projectId: ProjectId, id: WebhookId })
 
@@ -262,7 +196,7 @@ export const make: Effect.Effect<
         storageOperation("WebhookRepository.remove")
       ),
     listAttempts: (projectId, id, limit) =>
-      listAttempts({ projectId, id, limit: Math.max(0, Math.floor(limit)) }).pipe(
+      listAttempts({ projectId, id, limit: rowLimit(limit) }).pipe(
         storageOperation("WebhookRepository.listAttempts")
       )
   })

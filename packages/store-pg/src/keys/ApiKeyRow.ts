@@ -9,8 +9,8 @@
 import { AccountName, ApiKeyHash, ApiKeyId, ApiKeyRecord } from "@petstore/kernel"
 import { Option, Result, Schema } from "effect"
 import type { SqlConnection } from "effect/sql"
-import { isValidDate } from "./ColumnChecks.js"
-import { CorruptRow } from "./CorruptRow.js"
+import { isValidDate } from "../internal/ColumnChecks.js"
+import { CorruptRow } from "../internal/CorruptRow.js"
 
 const isApiKeyId = Schema.is(ApiKeyId)
 const isAccountName = Schema.is(AccountName)
@@ -39,17 +39,4 @@ export const apiKeyFromRow = (row: SqlConnection.Row): Result.Result<ApiKeyRecor
       { disableChecks: true }
     )
   )
-}
-
-/** Every row as an `ApiKeyRecord`; the first row that is not one fails the lot. */
-export const apiKeysFromRows = (
-  rows: ReadonlyArray<SqlConnection.Row>
-): Result.Result<Array<ApiKeyRecord>, CorruptRow> => {
-  const records: Array<ApiKeyRecord> = []
-  for (const row of rows) {
-    const record = apiKeyFromRow(row)
-    if (Result.isFailure(record)) return Result.fail(record.failure)
-    records.push(record.success)
-  }
-  return Result.succeed(records)
 }

@@ -6,6 +6,8 @@
 import { Claim, ClaimRecord, ClaimStatus } from "@petstore/ownership"
 import { Schema, SchemaTransformation } from "effect"
 import type { SqlClient, Statement } from "effect/sql"
+import { dateFromIso, isoText } from "../internal/Instants.js"
+import { type LeasedTable, leaseColumns, leasesOf } from "../internal/Leases.js"
 
 /** A `claims` row as selected by `claimColumns`: jsonb parsed by @effect/sql-pg, timestamps as `Date`. */
 const ClaimRow = Schema.Struct({
@@ -21,9 +23,6 @@ const ClaimRow = Schema.Struct({
 })
 export type ClaimRow = typeof ClaimRow.Type
 
-const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString())
-const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso))
-
 /** A row decoded into a `Claim`, and a claim encoded into a row. */
 export const ClaimFromRow = ClaimRow.pipe(
   Schema.decodeTo(
@@ -33,11 +32,11 @@ export const ClaimFromRow = ClaimRow.pipe(
         apex: row.apex,
         status: row.status,
         txt: row.txt,
-        verifiedAt: isoOrNull(row.verifiedAt),
+        verifiedAt: isoText(row.verifiedAt),
         account: row.account,
-        createdAt: row.createdAt.toISOString(),
-        lastCheckedAt: isoOrNull(row.lastCheckedAt),
-        nextCheckAt: isoOrNull(row.nextCheckAt),
+        createdAt: isoText(row.createdAt),
+        lastCheckedAt: isoText(row.lastCheckedAt),
+        nextCheckAt: isoText(row.nextCheckAt),
         version: row.version
       }),
       encode: (claim): ClaimRow => ({
@@ -45,15 +44,22 @@ export const ClaimFromRow = ClaimRow.pipe(
         apex: claim.apex,
         status: claim.status,
         txt: claim.txt,
-        verifiedAt: dateOrNull(claim.verifiedAt),
-        createdAt: new Date(claim.createdAt),
-        lastCheckedAt: dateOrNull(claim.lastCheckedAt),
-        nextCheckAt: dateOrNull(claim.nextCheckAt),
+        verifiedAt: dateFromIso(claim.verifiedAt),
+        createdAt: dateFromIso(claim.createdAt),
+        lastCheckedAt: dateFromIso(claim.lastCheckedAt),
+        nextCheckAt: dateFromIso(claim.nextCheckAt),
         version: claim.version
       })
     })
   )
 )
+
+/** Where claims keep the lease of a worker's recheck. */
+export const claimLeases: LeasedTable<"account" | "apex"> = {
+  table: "claims",
+  key: ["account", "apex"],
+  ...leaseColumns
+}
 
 export const claimColumns = `account, apex, status, txt, verified_at as "verifiedAt",
   created_at as "createdAt", last_checked_at as "lastCheckedAt", next_check_at as "nextCheckAt", version`
@@ -71,7 +77,7 @@ export const storeClaimRows = (
   update claims as stored set
     status = result.status, txt = result.txt, verified_at = result."verifiedAt",
     last_checked_at = result."lastCheckedAt", next_check_at = result."nextCheckAt",
-    version = stored.version + 1, lease_holder = null, lease_until = null
+    version = stored.version + 1, ${leasesOf(sql, claimLeases).ended}
   from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as result(
     account text, apex text, status text, txt jsonb, "verifiedAt" timestamptz,
     "lastCheckedAt" timestamptz, "nextCheckAt" timestamptz, version integer)

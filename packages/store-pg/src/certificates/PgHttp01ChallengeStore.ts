@@ -6,7 +6,7 @@
 import { Http01ChallengeStore } from "@petstore/certificates"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { storageOperation } from "./internal/storageOperation.js"
+import { storageOperation } from "../internal/storageOperation.js"
 
 const Challenge = Schema.Struct({ token: Schema.String, keyAuthorization: Schema.String })
 

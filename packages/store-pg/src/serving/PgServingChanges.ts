@@ -1,7 +1,7 @@
 /**
  * `ServingChanges` on PostgreSQL: the hub the store's repositories announce their own changes to
  * (see `ServingChangeHub`), plus, where other processes can change the database, what they change.
- * How is the client's `PgApiKeyRepository.Invalidation`, a fact about the database it reaches:
+ * How is the client's `Invalidation` (`internal/Invalidation`), a fact about the database it reaches:
  * - `"notifications"` (a server): migration 0008's triggers announce every change that can change
  *   serving on `edge_changes`, which a connection of its own `LISTEN`s to from the first
  *   subscription until the layer closes. Until it listens, and whenever it is lost, listeners are
@@ -13,8 +13,8 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { makeServingChangeHub, type ServingChange, ServingChangeHub } from "@petstore/serving"
 import { Effect, Latch, Layer } from "effect"
-import { listenForNotifications } from "./internal/listenForNotifications.js"
-import { Invalidation } from "./PgApiKeyRepository.js"
+import { Invalidation } from "../internal/Invalidation.js"
+import { listenForNotifications } from "../internal/listenForNotifications.js"
 
 /** The channel migration 0008's triggers announce changes on. */
 export const changesChannel = "edge_changes"

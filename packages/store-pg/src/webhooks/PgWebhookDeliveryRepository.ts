@@ -1,11 +1,11 @@
 /**
- * WebhookDeliveryRepository on PostgreSQL: the queue `webhook_deliveries`, which the domain repository
- * fills in the statement that appends each event (`PgDomainRepository`'s outbox).
+ * WebhookDeliveryRepository on PostgreSQL: the queue `webhook_deliveries`, which every write of
+ * domains fills in the statement that appends its events (`events/Outbox`).
  *
- * Claiming is one statement: lock the lanes, the rows of enabled webhooks whose lane lease is free
- * and that have a due delivery, oldest due first, `for update skip locked` (concurrent workers skip
- * each other's webhooks), lease each lane in `webhooks` itself, and lease each lane's oldest due
- * delivery. The lane lease is a column of the locked row, so a worker that waited on the row sees it
+ * Claiming is one statement, with the leases of `internal/Leases`: lease the lanes, the rows of
+ * enabled webhooks whose lane lease is free and that have a due delivery, oldest due first,
+ * `for update skip locked` (concurrent workers skip each other's webhooks), in `webhooks` itself, and
+ * lease each lane's oldest due delivery. The lane lease is a column of the locked row, so a worker that waited on the row sees it
  * taken when it rechecks the row (PostgreSQL re-evaluates the locked row's own columns, not a
  * subquery's snapshot): at most one delivery per webhook is ever leased. Only the earliest pending
  * delivery of a webhook and hostname may be claimed (the partial index `webhook_deliveries_order` finds
@@ -20,103 +20,26 @@
  * was lost (taken over, the webhook removed) records nothing.
  */
 
-import { CustomDomainResource } from "@petstore/domains"
-import { DomainEvent, DomainEventId, DomainEventType } from "@petstore/events"
 import {
   type ClaimedDelivery as ClaimedDeliveryType,
-  DeliveryAttempt,
   signingSecretsOf,
-  WebhookDelivery,
-  WebhookDeliveryRepository,
-  WebhookDeliveryStatus,
-  WebhookId
+  WebhookDeliveryRepository
 } from "@petstore/webhooks"
-import { Effect, Layer, Schema, SchemaTransformation } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { storageOperation } from "./internal/storageOperation.js"
-import { WebhookRow, webhookColumns, webhookOfRow } from "./PgWebhookRepository.js"
-import { PrivateKeyCipher } from "./PrivateKeyCipher.js"
-
-/** A claimed delivery's row as selected below: its event's and webhook's columns beside its own. */
-const ClaimedRow = Schema.Struct({
-  webhookId: Schema.String,
-  eventId: Schema.String,
-  hostname: Schema.String,
-  attempts: Schema.Int,
-  firstAttemptAt: Schema.NullOr(Schema.Date),
-  nextAttemptAt: Schema.Date,
-  deliveryStatus: WebhookDeliveryStatus,
-  type: DomainEventType,
-  occurredAt: Schema.Date,
-  projectId: Schema.String,
-  data: Schema.toEncoded(CustomDomainResource)
-})
-type ClaimedRow = typeof ClaimedRow.Type
-
-const ClaimedDelivery = Schema.Struct({ delivery: WebhookDelivery, event: DomainEvent })
-
-const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString())
-const dateOrNull = (iso: string | null): Date | null => (iso === null ? null : new Date(iso))
-
-/** A row decoded into a claimed delivery (every field checked again), and one encoded into a row. */
-const ClaimedDeliveryFromRow = ClaimedRow.pipe(
-  Schema.decodeTo(
-    ClaimedDelivery,
-    SchemaTransformation.transform({
-      decode: (row) => ({
-        delivery: {
-          webhookId: row.webhookId,
-          eventId: row.eventId,
-          hostname: row.hostname,
-          attempts: row.attempts,
-          firstAttemptAt: isoOrNull(row.firstAttemptAt),
-          nextAttemptAt: row.nextAttemptAt.toISOString(),
-          status: row.deliveryStatus
-        },
-        event: {
-          id: row.eventId,
-          type: row.type,
-          occurredAt: row.occurredAt.toISOString(),
-          projectId: row.projectId,
-          hostname: row.hostname,
-          data: row.data
-        }
-      }),
-      encode: ({ delivery, event }): ClaimedRow => ({
-        webhookId: delivery.webhookId,
-        eventId: delivery.eventId,
-        hostname: delivery.hostname,
-        attempts: delivery.attempts,
-        firstAttemptAt: dateOrNull(delivery.firstAttemptAt),
-        nextAttemptAt: new Date(delivery.nextAttemptAt),
-        deliveryStatus: delivery.status,
-        type: event.type,
-        occurredAt: new Date(event.occurredAt),
-        projectId: event.projectId,
-        data: event.data
-      })
-    })
-  )
-)
-
-const DeliveryKey = Schema.Struct({ webhookId: WebhookId, eventId: DomainEventId })
-
-const Lease = Schema.Struct({ holder: Schema.String, until: Schema.Date })
-
-const HealthChange = Schema.Struct({
-  expectedFailingSince: Schema.NullOr(Schema.Date),
-  failingSince: Schema.NullOr(Schema.Date),
-  disabled: Schema.NullOr(Schema.Struct({ at: Schema.Date, reason: Schema.String }))
-})
-
-const DeliveryResult = Schema.Struct({
-  delivery: WebhookDelivery,
-  attempt: DeliveryAttempt,
-  health: HealthChange
-})
-
-// Neither an id has a line break, so the pair's text names one delivery alone.
-const keyText = (key: typeof DeliveryKey.Type): string => `${key.webhookId}\n${key.eventId}`
+import { ClaimDueRequest, claimDueRequest, leasesOf } from "../internal/Leases.js"
+import { keyText, lastPerKey } from "../internal/RowKeys.js"
+import { storageOperation } from "../internal/storageOperation.js"
+import { PrivateKeyCipher } from "../PrivateKeyCipher.js"
+import {
+  ClaimedDeliveryFromRow,
+  ClaimedRow,
+  DeliveryKey,
+  DeliveryResult,
+  deliveryLeases,
+  laneLeases
+} from "./DeliveryRows.js"
+import { WebhookRow, webhookColumns, webhookOfRow } from "./WebhookRows.js"
 
 export const make: Effect.Effect<
   WebhookDeliveryRepository["Service"],
@@ -125,37 +48,35 @@ export const make: Effect.Effect<
 > = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const cipher = yield* PrivateKeyCipher
+  const deliveries = leasesOf(sql, deliveryLeases)
+  const lanes = leasesOf(sql, laneLeases)
 
   const claimDue = SqlSchema.findAll({
-    Request: Schema.Struct({ now: Schema.Date, limit: Schema.Int, lease: Lease }),
+    Request: ClaimDueRequest,
     Result: Schema.Struct({ ...ClaimedRow.fields, ...WebhookRow.fields }),
-    execute: ({ lease, limit, now }) => sql`
+    execute: (request) => {
+      const { lease, now } = request
+      return sql`
         with due as (
           select d.webhook_id, d.event_id, d.next_attempt_at from webhook_deliveries as d
           where d.status = 'pending' and d.next_attempt_at <= ${now}
-            and (d.lease_until is null or d.lease_until <= ${now})
+            and ${deliveries.isFree(now, "d")}
             and not exists (
               select 1 from webhook_deliveries as earlier
               where earlier.webhook_id = d.webhook_id and earlier.hostname = d.hostname
                 and earlier.status = 'pending' and earlier.event_id < d.event_id)),
-        lanes as (
-          select lane.id from webhooks as lane
-          where lane.status = 'enabled' and (lane.lane_until is null or lane.lane_until <= ${now})
-            and lane.id in (select webhook_id from due)
-          order by (select min(due.next_attempt_at) from due where due.webhook_id = lane.id), lane.id
-          limit ${limit}
-          for update of lane skip locked),
-        leased_lanes as (
-          update webhooks set lane_holder = ${lease.holder}, lane_until = ${lease.until}
-          from lanes where webhooks.id = lanes.id
-          returning webhooks.id),
+        leased_lanes as (${lanes.claimDue(request, {
+          due: sql`status = 'enabled' and id in (select webhook_id from due)`,
+          order: sql`(select min(due.next_attempt_at) from due where due.webhook_id = webhooks.id), id`,
+          returning: sql`id`
+        })}),
         picked as (
           select (select due.event_id from due where due.webhook_id = leased_lanes.id
               order by due.next_attempt_at, due.event_id limit 1) as event_id,
             leased_lanes.id as webhook_id
           from leased_lanes),
         leased as (
-          update webhook_deliveries set lease_holder = ${lease.holder}, lease_until = ${lease.until}
+          update webhook_deliveries set ${deliveries.take(lease)}
           from picked
           where webhook_deliveries.webhook_id = picked.webhook_id
             and webhook_deliveries.event_id = picked.event_id
@@ -170,6 +91,7 @@ export const make: Effect.Effect<
           join domain_events as event on event.id = leased.event_id
           join webhooks as webhook on webhook.id = leased.webhook_id
         order by leased.next_attempt_at, leased.event_id`
+    }
   })
 
   /**
@@ -211,10 +133,10 @@ export const make: Effect.Effect<
             update webhook_deliveries as delivery set
               attempts = result.attempts, first_attempt_at = result."firstAttemptAt",
               next_attempt_at = result."nextAttemptAt", status = result.status,
-              lease_holder = null, lease_until = null
+              ${deliveries.ended}
             from result
             where delivery.webhook_id = result."webhookId" and delivery.event_id = result."eventId"
-              and delivery.lease_holder = ${holder}
+              and ${deliveries.heldBy("delivery", holder)}
             returning delivery.webhook_id, delivery.event_id),
           recorded as (
             insert into webhook_attempts (webhook_id, event_id, attempt, status, http_status, error, at)
@@ -232,8 +154,7 @@ export const make: Effect.Effect<
               join webhooks as webhook on webhook.id = result."webhookId"),
           lane as (
             update webhooks as webhook set
-              lane_holder = case when webhook.lane_holder = ${holder} then null else webhook.lane_holder end,
-              lane_until = case when webhook.lane_holder = ${holder} then null else webhook.lane_until end,
+              ${lanes.endedIfHeldBy("webhook", holder)},
               failing_since = case when health.applies then health."failingSince" else webhook.failing_since end,
               status = case when health.applies and health."disabledAt" is not null then 'disabled'
                 else webhook.status end,
@@ -253,11 +174,11 @@ export const make: Effect.Effect<
   const releaseLease = SqlSchema.void({
     Request: Schema.Struct({ ...DeliveryKey.fields, holder: Schema.String }),
     execute: ({ eventId, holder, webhookId }) => sql`
-        with released as (
-          update webhook_deliveries set lease_holder = null, lease_until = null
-          where webhook_id = ${webhookId} and event_id = ${eventId}::bigint and lease_holder = ${holder})
-        update webhooks set lane_holder = null, lane_until = null
-        where id = ${webhookId} and lane_holder = ${holder}`
+        with released as (${deliveries.release(
+          { webhook_id: webhookId, event_id: sql`${eventId}::bigint` },
+          holder
+        )})
+        ${lanes.release({ id: webhookId }, holder)}`
   })
 
   const decodeClaimed = Schema.decodeUnknownEffect(ClaimedDeliveryFromRow)
@@ -265,7 +186,7 @@ export const make: Effect.Effect<
 
   return WebhookDeliveryRepository.of({
     claimDue: (now, limit, lease) =>
-      claimDue({ now, limit: Math.max(0, Math.floor(limit)), lease }).pipe(
+      claimDue(claimDueRequest(now, limit, lease)).pipe(
         Effect.flatMap((rows) =>
           Effect.forEach(rows, (row) =>
             Effect.gen(function* () {
@@ -307,7 +228,7 @@ export const make: Effect.Effect<
       ),
     complete: (results, holder) => {
       // The last result for a delivery is the one stored, should a round carry two.
-      const latest = [...new Map(results.map((result) => [keyText(result.delivery), result])).values()]
+      const latest = lastPerKey(results, ({ delivery }) => keyText(delivery.webhookId, delivery.eventId))
       return (latest.length === 0 ? Effect.succeed([]) : complete({ results: latest, holder })).pipe(
         storageOperation("WebhookDeliveryRepository.complete")
       )
