@@ -9,6 +9,7 @@ import { TLSSocket } from "node:tls"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import type { CertificateStore, Http01ChallengeStore } from "@petstore/certificates"
 import { DnsName } from "@petstore/domains"
+import { pathOf } from "@petstore/node-listener"
 import type { EdgeLookups, ServingChanges } from "@petstore/serving"
 import { Effect, Option } from "effect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
@@ -22,7 +23,6 @@ import {
   isAllowedMethod,
   methodNotAllowed,
   misdirected,
-  pathOf,
   requestTarget,
   tooManyRequests,
   unavailable

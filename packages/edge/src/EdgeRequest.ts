@@ -32,9 +32,6 @@ export const requestTarget = (url: string): string => {
   return target.replace(/[^\x21-\x7e]+/g, (run) => encodeURIComponent(run))
 }
 
-/** The path of a target, without its query. */
-export const pathOf = (target: string): string => target.replace(/[?#].*$/s, "")
-
 const plainText = (status: number, text: string, headers: Record<string, string> = {}) =>
   HttpServerResponse.text(`${text}\n`, { status, contentType: "text/plain; charset=utf-8", headers })
 

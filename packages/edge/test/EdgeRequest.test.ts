@@ -4,7 +4,8 @@
  * `DnsName.fromHost`'s, tested with it in `@petstore/custom-domains`.)
  */
 import { describe, expect, it } from "@effect/vitest"
-import { pathOf, requestTarget } from "../src/EdgeRequest.js"
+import { pathOf } from "@petstore/node-listener"
+import { requestTarget } from "../src/EdgeRequest.js"
 import { placeholderPage } from "../src/PlaceholderPage.js"
 
 describe("requestTarget", () => {

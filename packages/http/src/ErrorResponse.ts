@@ -20,6 +20,7 @@ import {
   Unavailable,
   unavailableRetryAfterSeconds
 } from "@petstore/api"
+import { pathOf } from "@petstore/node-listener"
 import { Cause, Effect, Schema, SchemaIssue } from "effect"
 import * as HttpServerError from "effect/http/HttpServerError"
 import type { HttpServerRequest } from "effect/http/HttpServerRequest"
@@ -113,12 +114,9 @@ export const invalidRequestForIssue = (issue: SchemaIssue.Issue): InvalidRequest
 export const invalidRequestFor = (error: HttpApiSchemaError): InvalidRequest =>
   invalidRequestForIssue(error.cause.issue)
 
-/** A request's path was read as text, not parsed as a URL: `//host/...` would read as a host. */
-const pathOf = (request: HttpServerRequest): string => request.url.split("?")[0] ?? ""
-
 /** No route took the request: 404, or 405 with `Allow` when the path exists with other methods. */
 export const routeNotFoundResponse = (request: HttpServerRequest): HttpServerResponse.HttpServerResponse => {
-  const path = pathOf(request)
+  const path = pathOf(request.url)
   const allowed = allowedMethods(path)
   // The method is allowed on this shape of path, yet no route took it (an undecodable segment such
   // as `%zz`): there is no such resource, rather than a wrong method.

@@ -5,6 +5,8 @@
  * registers each request with, under its request id. Plain functions and one wrapper, usable around
  * any route, `HttpApi` or not.
  */
+
+import { pathOf } from "@petstore/node-listener"
 import { Clock, Context, Effect, type Fiber } from "effect"
 import * as HttpBody from "effect/http/HttpBody"
 import { HttpServerRequest } from "effect/http/HttpServerRequest"
@@ -42,12 +44,6 @@ const withJsonCharset = (response: HttpServerResponse.HttpServerResponse) => {
       ? HttpBody.uint8Array(body.body, jsonContentType)
       : HttpBody.text(body.text, jsonContentType)
   )
-}
-
-/** The path of a request's URL: all of it before any `?` (what `split("?")[0]` gives, without the array). */
-const pathOf = (url: string): string => {
-  const query = url.indexOf("?")
-  return query === -1 ? url : url.slice(0, query)
 }
 
 export interface RequestRecord {

@@ -5,7 +5,7 @@
  * the queue depth and the process's activity are for the operator's scraper, not for whoever can
  * reach the API. Which address is the app's configuration; this module only serves it.
  */
-import { type ListenError, NodeListener, type TcpAddress } from "@petstore/node-listener"
+import { type ListenError, NodeListener, pathOf, type TcpAddress } from "@petstore/node-listener"
 import { Effect, type Scope } from "effect"
 import { HttpServerRequest } from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
@@ -26,11 +26,6 @@ export interface MetricsListenerOptions extends TcpAddress {
 /** The scrape URL of `address`, for the log (an IPv6 address in brackets). */
 export const url = ({ host, port }: TcpAddress): string =>
   `http://${host.includes(":") ? `[${host}]` : host}:${port}${metricsPath}`
-
-const pathOf = (target: string): string => {
-  const query = target.indexOf("?")
-  return query === -1 ? target : target.slice(0, query)
-}
 
 const notFound = HttpServerResponse.text("not found\n", { status: 404, contentType: "text/plain" })
 
