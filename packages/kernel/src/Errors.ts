@@ -1,6 +1,7 @@
 /**
- * The typed failures both features share: a caller without a valid key, and storage that cannot
- * answer. Adapters turn them into HTTP answers; nothing here knows about status codes.
+ * The typed failures the features share: a caller without a valid key, storage that cannot answer,
+ * and a count at its limit. Adapters turn them into HTTP answers; nothing here knows about status
+ * codes.
  */
 import { Schema } from "effect"
 
@@ -20,3 +21,12 @@ export class StorageError extends Schema.TaggedError<StorageError>()("StorageErr
     return `${this.operation} failed: ${cause}`
   }
 }
+
+/**
+ * A count an account grows (projects, domains, webhooks, claims…) is at its limit: `limit` names it
+ * (`domains per project`, see `limitNames`) and `value` is the limit in force.
+ */
+export class LimitReached extends Schema.TaggedError<LimitReached>()("LimitReached", {
+  limit: Schema.String,
+  value: Schema.Number
+}) {}

@@ -4,16 +4,8 @@
  * a limit the answer is `LimitReached`, naming the limit and its value. Stores check a count and add
  * the row in one step, so concurrent requests at a limit never overshoot it.
  */
-import { Context, Schema } from "effect"
-
-/**
- * A count an account grows (projects, domains, webhooks, claims…) is at its limit: `limit` names it
- * (`domains per project`, see `limitNames`) and `value` is the limit in force.
- */
-export class LimitReached extends Schema.TaggedError<LimitReached>()("LimitReached", {
-  limit: Schema.String,
-  value: Schema.Number
-}) {}
+import { Context } from "effect"
+import { LimitReached } from "./Errors.js"
 
 export interface LimitValues {
   readonly projectsPerAccount: number

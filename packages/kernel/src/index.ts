@@ -36,9 +36,9 @@ export {
   bearerTokenFromHeader,
   type Caller
 } from "./Authentication.js"
-export { StorageError, Unauthenticated } from "./Errors.js"
+export { LimitReached, StorageError, Unauthenticated } from "./Errors.js"
 export type { DueCheckOptions, DueCheckRound, Lease } from "./Lease.js"
-export { defaultLimits, LimitReached, Limits, type LimitValues, limitNames, limitReached } from "./Limits.js"
+export { defaultLimits, Limits, type LimitValues, limitNames, limitReached } from "./Limits.js"
 export {
   addressBucket,
   keyBucket,
